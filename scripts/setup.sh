@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs every Debian package Keel needs. Idempotent; run as root (or with sudo available)
+# on a fresh Debian 12 (bookworm) machine. Called by the README's two commands.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build git pkg-config python3
+  clang-format clang-tidy
+  # clang 19 builds the libFuzzer targets (clang 14 cannot compile libstdc++'s <expected>)
+  clang-19 libclang-rt-19-dev lld-19
+  # libraries
+  libfmt-dev libxxhash-dev libzstd-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev libcereal-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
