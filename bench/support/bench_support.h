@@ -28,9 +28,9 @@ double measured_ns(const std::string& benchmark_name);
 
 #define KEEL_BENCH_CONCAT_(a, b) a##b
 #define KEEL_BENCH_CONCAT(a, b) KEEL_BENCH_CONCAT_(a, b)
-#define KEEL_BENCH_RATIO(label, numerator, denominator)                              \
-  static const ::keel::bench::RatioRegistrar KEEL_BENCH_CONCAT(keel_bench_ratio_,    \
-                                                               __LINE__){label, numerator, \
-                                                                          denominator}
+#define KEEL_BENCH_RATIO(label, numerator, denominator)                                       \
+  static const ::keel::bench::RatioRegistrar KEEL_BENCH_CONCAT(keel_bench_ratio_, __LINE__) { \
+    label, numerator, denominator                                                             \
+  }
 #define KEEL_BENCH_MAIN() \
   int main(int argc, char** argv) { return ::keel::bench::run_main(argc, argv); }

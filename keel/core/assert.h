@@ -53,12 +53,12 @@ class ScopedAssertHandler {
 
 #ifndef NDEBUG
 #define KEEL_ASSERTS_ENABLED 1
-#define KEEL_ASSERT(cond, ...)                                                     \
-  do {                                                                             \
-    if (!(cond)) [[unlikely]] {                                                    \
-      ::keel::detail::assert_failed(#cond, __FILE__, __LINE__,                     \
-                                    ::keel::detail::assert_message(__VA_ARGS__));  \
-    }                                                                              \
+#define KEEL_ASSERT(cond, ...)                                                    \
+  do {                                                                            \
+    if (!(cond)) [[unlikely]] {                                                   \
+      ::keel::detail::assert_failed(#cond, __FILE__, __LINE__,                    \
+                                    ::keel::detail::assert_message(__VA_ARGS__)); \
+    }                                                                             \
   } while (false)
 #else
 #define KEEL_ASSERTS_ENABLED 0

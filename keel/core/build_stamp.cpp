@@ -20,8 +20,8 @@ namespace keel {
 
 std::string BuildStamp::to_string() const {
   return fmt::format("{} {} rev {}{} build {} {} by {} protocol {}", project, version,
-                     revision.empty() ? "unknown" : revision, dirty ? "+dirty" : "",
-                     build_number, built_utc.empty() ? "unknown-time" : built_utc,
+                     revision.empty() ? "unknown" : revision, dirty ? "+dirty" : "", build_number,
+                     built_utc.empty() ? "unknown-time" : built_utc,
                      user.empty() ? "unknown" : user, protocol);
 }
 
@@ -32,8 +32,8 @@ const BuildStamp& build_stamp() {
     if (generated == nullptr) {
       return BuildStamp{"unstamped", "0.0.0", "", false, "", 0, "", 0};
     }
-    return BuildStamp{keel_stamp_project,   keel_stamp_version,      keel_stamp_revision,
-                      keel_stamp_dirty != 0, keel_stamp_built_utc,    keel_stamp_build_number,
+    return BuildStamp{keel_stamp_project,    keel_stamp_version,   keel_stamp_revision,
+                      keel_stamp_dirty != 0, keel_stamp_built_utc, keel_stamp_build_number,
                       keel_stamp_user,       keel_stamp_protocol};
   }();
   return stamp;

@@ -1,5 +1,5 @@
-#include "keel/core/build_stamp.h"
 #include "keel/core/clock.h"
+#include "keel/core/build_stamp.h"
 #include "keel/core/types.h"
 
 #include <gtest/gtest.h>

@@ -33,10 +33,10 @@ enum class ErrorCode : u16 {
 std::string_view to_string(ErrorCode code);
 
 struct SourceLocation {
-  std::string file;    // may be empty for in-memory data
-  u32 line = 0;        // 1-based; 0 when not applicable
-  u32 column = 0;      // 1-based; 0 when not applicable
-  u64 offset = 0;      // byte offset, for binary data (used when line == 0)
+  std::string file;     // may be empty for in-memory data
+  u32 line = 0;         // 1-based; 0 when not applicable
+  u32 column = 0;       // 1-based; 0 when not applicable
+  u64 offset = 0;       // byte offset, for binary data (used when line == 0)
   bool binary = false;  // true: `offset` is meaningful instead of line/column
 
   static SourceLocation text(std::string file, u32 line, u32 column = 0) {

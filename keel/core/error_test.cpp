@@ -1,5 +1,5 @@
-#include "keel/core/assert.h"
 #include "keel/core/error.h"
+#include "keel/core/assert.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@ namespace {
 
 Result<int> parse_digit(char c) {
   if (c < '0' || c > '9') {
-    return fail_at(SourceLocation::text("cfg.txt", 3, 7), ErrorCode::kParse,
-                   "'{}' is not a digit", c);
+    return fail_at(SourceLocation::text("cfg.txt", 3, 7), ErrorCode::kParse, "'{}' is not a digit",
+                   c);
   }
   return c - '0';
 }

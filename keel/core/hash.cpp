@@ -5,7 +5,9 @@
 
 namespace keel {
 
-u64 hash64(const void* data, usize size, u64 seed) { return XXH3_64bits_withSeed(data, size, seed); }
+u64 hash64(const void* data, usize size, u64 seed) {
+  return XXH3_64bits_withSeed(data, size, seed);
+}
 
 Hasher64::Hasher64(u64 seed) : state_(XXH3_createState()) {
   XXH3_64bits_reset_withSeed(static_cast<XXH3_state_t*>(state_), seed);

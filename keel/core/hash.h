@@ -73,8 +73,8 @@ constexpr Hash filename_hash(std::string_view name, HighBytes mode = HighBytes::
 // The book's MakeHash over an object's bytes. Restricted to types whose bytes are their value
 // (no padding), so equal values always hash equal.
 template <typename T>
-  requires std::is_trivially_copyable_v<T> && std::has_unique_object_representations_v<T>
-Hash make_hash(const T& value) {
+requires std::is_trivially_copyable_v<T> && std::has_unique_object_representations_v<T> Hash
+make_hash(const T& value) {
   unsigned char bytes[sizeof(T)];
   std::memcpy(bytes, &value, sizeof(T));
   return hash_bytes(std::span<const u8>(bytes, sizeof(T)));

@@ -70,8 +70,8 @@ TEST(Hash, C3_03_MakeHashOfU32) {
   if constexpr (std::endian::native == std::endian::little) {
     EXPECT_EQ(make_hash(value), 0x0080C101u);
   } else {
-    EXPECT_EQ(make_hash(value), hash_bytes(std::span<const u8>(
-                                    reinterpret_cast<const u8*>(&value), sizeof value)));
+    EXPECT_EQ(make_hash(value),
+              hash_bytes(std::span<const u8>(reinterpret_cast<const u8*>(&value), sizeof value)));
   }
   const u8 le[] = {0x04, 0x03, 0x02, 0x01};
   EXPECT_EQ(hash_bytes(le), 0x0080C101u);

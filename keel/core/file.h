@@ -1,0 +1,46 @@
+// Whole-file reads and crash-safe writes.
+//
+// Every file a user would hate to lose (saves, settings, high scores, packs) is written through
+// AtomicFileWriter or write_file_atomic: the bytes go to a temporary file in the same directory,
+// are flushed to disk, and only then renamed over the target. A crash or error mid-write leaves
+// the previous file untouched; a failed write leaves no temporary behind.
+#pragma once
+
+#include "keel/core/error.h"
+#include "keel/core/types.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace keel {
+
+Result<std::string> read_file(const std::filesystem::path& path);
+
+Status write_file_atomic(const std::filesystem::path& path, std::span<const u8> bytes);
+Status write_file_atomic(const std::filesystem::path& path, std::string_view text);
+
+// Streams a file into place: open(), write() any number of times, commit(). Destroying an
+// uncommitted writer (or a failed write) discards the temporary file.
+class AtomicFileWriter {
+ public:
+  AtomicFileWriter() = default;
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+  Status open(const std::filesystem::path& path);
+  Status write(const void* data, usize size);
+  Status commit();  // flush, fsync, rename over the target
+  void discard();
+  bool is_open() const { return file_ != nullptr; }
+
+ private:
+  std::filesystem::path target_;
+  std::filesystem::path temp_;
+  std::FILE* file_ = nullptr;
+};
+
+}  // namespace keel
