@@ -9,8 +9,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Each test gets its own directory: ctest runs tests in parallel.
 fs::path scratch(const char* name) {
-  fs::path dir = fs::path(KEEL_TEST_TMPDIR) / "file_test";
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  fs::path dir = fs::path(KEEL_TEST_TMPDIR) / "file_test" / test->name();
   fs::create_directories(dir);
   return dir / name;
 }
