@@ -8,7 +8,7 @@ packages=(
   build-essential cmake ninja-build git pkg-config python3
   clang-format clang-tidy
   # clang 19 builds the libFuzzer targets (clang 14 cannot compile libstdc++'s <expected>)
-  clang-19 libclang-rt-19-dev lld-19
+  clang-19 libclang-rt-19-dev lld-19 clang-tidy-19
   # libraries
   libfmt-dev libxxhash-dev libzstd-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
   # tests and benchmarks

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up everything and run every test: libFuzzer targets (clang), ThreadSanitizer tests, a
-# warning-free optimised build of everything (benchmarks, tools, games), then all unit and
-# integration tests under AddressSanitizer + UndefinedBehaviorSanitizer. Ends with CTest's summary.
+# warning-free optimised build of everything (benchmarks, tools, games), formatting, layering and
+# clang-tidy checks, then all unit and integration tests under AddressSanitizer +
+# UndefinedBehaviorSanitizer. Ends with CTest's summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -25,4 +26,10 @@ cmake --build --preset release
 step "all tests (debug, AddressSanitizer + UndefinedBehaviorSanitizer)"
 cmake --preset debug -DKEEL_WERROR=ON >/dev/null
 cmake --build --preset debug
+
+step "static checks: formatting, layering, clang-tidy"
+git ls-files '*.h' '*.cpp' | xargs clang-format --dry-run --Werror
+if [ -f ../shared/tools/check-layers.py ]; then python3 ../shared/tools/check-layers.py .; fi
+scripts/tidy.sh
+
 ctest --preset debug

@@ -5,6 +5,7 @@
 #include "keel/core/types.h"
 
 #include <atomic>
+#include <cmath>
 
 namespace keel {
 
@@ -30,13 +31,13 @@ class FakeClock final : public Clock {
   u64 now_ns() const override { return now_.load(std::memory_order_relaxed); }
   void set_ns(u64 ns) { now_.store(ns, std::memory_order_relaxed); }
   void advance_ns(u64 ns) { now_.fetch_add(ns, std::memory_order_relaxed); }
-  void advance_seconds(f64 seconds) { advance_ns(static_cast<u64>(seconds * 1e9 + 0.5)); }
+  void advance_seconds(f64 seconds) { advance_ns(static_cast<u64>(std::llround(seconds * 1e9))); }
 
  private:
   std::atomic<u64> now_;
 };
 
 constexpr f64 ns_to_seconds(u64 ns) { return static_cast<f64>(ns) * 1e-9; }
-constexpr u64 seconds_to_ns(f64 s) { return static_cast<u64>(s * 1e9 + 0.5); }
+inline u64 seconds_to_ns(f64 s) { return static_cast<u64>(std::llround(s * 1e9)); }
 
 }  // namespace keel

@@ -20,8 +20,11 @@ Result<std::string> read_file(const std::filesystem::path& path) {
   if (f == nullptr) return io_error(path, "cannot open for reading");
   std::string data;
   char buffer[1 << 16];
-  usize n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) data.append(buffer, n);
+  for (;;) {
+    const usize n = std::fread(buffer, 1, sizeof buffer, f);
+    data.append(buffer, n);
+    if (n < sizeof buffer) break;  // end of file or error, told apart below
+  }
   const bool failed = std::ferror(f) != 0;
   std::fclose(f);
   if (failed) return io_error(path, "read failed");
