@@ -308,16 +308,19 @@ Status HashListCore::sort() {
   deferred_ = false;
   flatten_chains();
 
-  // Every live item under its own hash, in a stable O(n log n) sort.
+  // Every live item under its own hash, sorted by (hash, order added): a stable O(n log n)
+  // sort (std::sort is introsort, so sorted input is no worst case). `link` holds the order.
+  KEEL_ASSERT(slots_.size() < kNoLink, "hash list: too many items");
   std::vector<Slot> items;
   items.reserve(slots_.size());
   for (const Slot& s : slots_) {
     if (s.data == nullptr) continue;
     const Hash own = mode_ == Collisions::kIncremental ? s.link : s.hash;
-    items.push_back(Slot{own, kNoLink, s.data});
+    items.push_back(Slot{own, static_cast<u32>(items.size()), s.data});
   }
-  std::stable_sort(items.begin(), items.end(),
-                   [](const Slot& a, const Slot& b) { return a.hash < b.hash; });
+  std::sort(items.begin(), items.end(), [](const Slot& a, const Slot& b) {
+    return a.hash != b.hash ? a.hash < b.hash : a.link < b.link;
+  });
 
   usize dropped = 0;
   ErrorCode first_code = ErrorCode::kAlreadyExists;

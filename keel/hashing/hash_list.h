@@ -18,8 +18,9 @@
 // In every collision mode adding the same (hash, pointer) twice fails with kAlreadyExists.
 //
 // Deferred sort: defer_sort() makes add() an O(1) append; sort() then sorts once in
-// O(n log n) (a stable sort: no quicksort worst case on sorted input). Until sort() is called,
-// find and remove are programmer errors (asserted).
+// O(n log n) (introsort by (hash, order added): no quicksort worst case on sorted input, and
+// equal hashes keep the order they were added in). Until sort() is called, find and remove are
+// programmer errors (asserted).
 #pragma once
 
 #include "keel/core/error.h"
