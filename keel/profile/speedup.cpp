@@ -1,0 +1,25 @@
+#include "keel/profile/speedup.h"
+
+#include "keel/core/assert.h"
+
+namespace keel::profile {
+
+SpeedupPrediction predict_speedup(std::span<const f64> before_pct, usize index, f64 time_saved) {
+  KEEL_ASSERT(index < before_pct.size(), "index {} out of {} functions", index, before_pct.size());
+  KEEL_ASSERT(time_saved >= 0.0 && time_saved <= 1.0, "time_saved {} not in [0, 1]", time_saved);
+  SpeedupPrediction out;
+  const f64 saved = before_pct[index] * time_saved;
+  out.frame_parts = 100.0 - saved;
+  out.after_pct.reserve(before_pct.size());
+  for (usize i = 0; i < before_pct.size(); ++i) {
+    const f64 parts = i == index ? before_pct[i] - saved : before_pct[i];
+    out.after_pct.push_back(out.frame_parts > 0.0 ? 100.0 * parts / out.frame_parts : 0.0);
+  }
+  if (before_pct[index] > 0.0) {
+    out.apparent_improvement_pct =
+        100.0 * (before_pct[index] - out.after_pct[index]) / before_pct[index];
+  }
+  return out;
+}
+
+}  // namespace keel::profile

@@ -1,0 +1,77 @@
+#include "keel/profile/tree_view.h"
+
+#include "keel/profile/fake_profiler.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace keel::profile {
+namespace {
+
+constexpr Site kA{"A", __FILE__, __LINE__};
+constexpr Site kB{"B", __FILE__, __LINE__};
+constexpr Site kC{"C", __FILE__, __LINE__};
+constexpr Site kD{"D", __FILE__, __LINE__};
+constexpr Site kE{"E", __FILE__, __LINE__};
+constexpr Site kF{"F", __FILE__, __LINE__};
+constexpr Site kG{"G", __FILE__, __LINE__};
+
+void run_table91_frame(FakeProfiler& f) {
+  f.begin_frame(0);
+  f.enter(kA, 0);
+  f.sample(kC, 1, 301);
+  f.enter(kD, 302);
+  f.sample(kF, 303, 549);
+  f.sample(kG, 549, 695);
+  f.leave(kD, 696);
+  f.leave(kA, 700);
+  f.enter(kB, 700);
+  f.sample(kC, 701, 821);
+  f.sample(kE, 821, 931);
+  f.leave(kB, 950);
+  f.end_frame(1000);
+}
+
+std::vector<std::string> names(const Profiler& p, const TreeView& view) {
+  std::vector<std::string> out;
+  for (const TreeView::Row& row : view.rows()) out.emplace_back(p.node(row.node).name());
+  return out;
+}
+
+TEST(ProfileTreeView, D6_41_FirstLevelThenExpand) {
+  FakeProfiler f;
+  run_table91_frame(f);
+  const Profiler& p = f.profiler();
+  TreeView view(p);
+  EXPECT_EQ(names(p, view), (std::vector<std::string>{"A", "B"}));
+  EXPECT_EQ(view.render(), "+ A 70%\n+ B 25%\n");
+
+  view.expand(p.find("A"));
+  EXPECT_EQ(names(p, view), (std::vector<std::string>{"A", "C", "D", "B"}));
+  const std::vector<TreeView::Row> rows = view.rows();
+  EXPECT_TRUE(rows[0].expanded);
+  EXPECT_EQ(rows[1].depth, 2u);
+  EXPECT_FALSE(rows[1].has_children);  // C
+  EXPECT_TRUE(rows[2].has_children);   // D, collapsed
+  EXPECT_FALSE(rows[2].expanded);
+  EXPECT_EQ(view.render(), "- A 70%\n    C 30%\n  + D 39%\n+ B 25%\n");
+
+  view.toggle(p.find("A/D"));
+  EXPECT_EQ(names(p, view), (std::vector<std::string>{"A", "C", "D", "F", "G", "B"}));
+  view.collapse(p.find("A"));
+  EXPECT_EQ(names(p, view), (std::vector<std::string>{"A", "B"}));
+  view.expand(p.find("A"));  // D remembers it was expanded
+  EXPECT_EQ(names(p, view), (std::vector<std::string>{"A", "C", "D", "F", "G", "B"}));
+
+  view.expand_all();
+  EXPECT_EQ(view.rows().size(), 8u);
+  view.collapse_all();
+  EXPECT_EQ(names(p, view), (std::vector<std::string>{"A", "B"}));
+  view.expand(kNoNode);  // ignored
+  EXPECT_EQ(view.rows().size(), 2u);
+}
+
+}  // namespace
+}  // namespace keel::profile
