@@ -50,6 +50,7 @@ void Kernel::place(std::shared_ptr<Task> task) {
   t.state_ = TaskState::kRunning;
   t.kill_ = false;
   t.seq_ = ++next_seq_;
+  t.update_ticket_ = t.seq_;
   t.self_ = task;
   ++running_count_;
   Entry entry{std::move(task), t.priority_, t.seq_};
@@ -74,6 +75,7 @@ bool Kernel::suspend(Task& task) {
   KEEL_ASSERT(owner != nullptr, "task '{}' lost its owner", task.name_);
   if (!owner) return false;
   task.state_ = TaskState::kPaused;  // its running entry is stale from now on
+  task.update_ticket_ = 0;
   --running_count_;
   needs_compaction_ = true;
   if (!in_frame_) compact_running();
@@ -99,6 +101,7 @@ bool Kernel::remove(Task& task) {
   if (task.kernel_ != this || task.kill_) return false;
   if (task.state_ == TaskState::kRunning) {
     task.kill_ = true;
+    task.update_ticket_ = 0;
     kill_marked_ = true;
     return true;
   }
@@ -115,14 +118,13 @@ bool Kernel::remove(Task& task) {
 }
 
 void Kernel::kill_all() {
-  for (Entry& e : running_) {
-    if (live(e)) e.task->kill_ = true;
-  }
-  for (Entry& e : pending_) {
-    if (live(e)) e.task->kill_ = true;
-  }
-  for (Entry& e : pending_scratch_) {  // non-empty only while pending tasks are being merged
-    if (live(e)) e.task->kill_ = true;
+  for (std::vector<Entry>* list : {&running_, &pending_, &pending_scratch_}) {
+    // pending_scratch_ is non-empty only while pending tasks are being merged.
+    for (Entry& e : *list) {
+      if (!live(e)) continue;
+      e.task->kill_ = true;
+      e.task->update_ticket_ = 0;
+    }
   }
   kill_marked_ = true;
   for (std::shared_ptr<Task>& p : paused_) {
@@ -138,6 +140,7 @@ void Kernel::finish(Task& task) {
   if (was_running) --running_count_;
   task.state_ = TaskState::kDetached;
   task.kill_ = false;
+  task.update_ticket_ = 0;
   task.kernel_ = nullptr;
   task.self_.reset();
   needs_compaction_ = true;

@@ -118,7 +118,7 @@ class Kernel {
   static bool live(const Entry& e) {
     return e.task && e.task->state_ == TaskState::kRunning && e.task->seq_ == e.seq;
   }
-  static bool updatable(const Entry& e) { return live(e) && !e.task->kill_; }
+  static bool updatable(const Entry& e) { return e.task->update_ticket_ == e.seq; }
 
   void place(std::shared_ptr<Task> task);
   void insert_sorted(Entry entry);

@@ -62,7 +62,10 @@ class Task {
   TaskState state_ = TaskState::kDetached;
   bool kill_ = false;
   Kernel* kernel_ = nullptr;
-  u64 seq_ = 0;               // placement ticket: identifies the kernel's current entry
+  u64 seq_ = 0;  // placement ticket: identifies the kernel's current entry
+  // seq_ while the task is to be updated (running, not marked), else 0: one compare per task
+  // in the frame loop.
+  u64 update_ticket_ = 0;
   std::weak_ptr<Task> self_;  // set while in a kernel, so Task& calls find the owner in O(1)
 };
 
