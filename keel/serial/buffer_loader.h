@@ -1,0 +1,85 @@
+// BufferLoader: reads an object back from bytes in memory.
+//
+//   BufferLoader loader(bytes);
+//   loader.io(table);
+//   Status s = loader.finish();   // kUnderflow: data ended early; kTrailingData: data left over;
+//                                 // kCorrupt / kOutOfRange: a bad flag byte or length field
+//
+// Every read is bounds-checked; every length field is checked against the bytes left and the
+// LoadLimits before anything is allocated.
+#pragma once
+
+#include "keel/serial/archive.h"
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace keel::serial {
+
+class BufferLoader : public ArchiveBase<BufferLoader> {
+ public:
+  static constexpr bool kLoading = true;
+  static constexpr bool kSaving = false;
+  static constexpr bool kSizing = false;
+
+  explicit BufferLoader(std::span<const u8> data, LoadLimits limits = {}, std::string name = {})
+      : ArchiveBase(std::move(name)),
+        begin_(data.data()),
+        cur_(data.data()),
+        end_(data.data() + data.size()),
+        limits_(limits) {}
+  // For bytes held in a std::string (e.g. from keel::read_file).
+  explicit BufferLoader(std::string_view data, LoadLimits limits = {}, std::string name = {})
+      : BufferLoader(std::span<const u8>(reinterpret_cast<const u8*>(data.data()), data.size()),
+                     limits, std::move(name)) {}
+
+  // Call after the whole object: the first error, else kTrailingData if bytes are left over.
+  Status finish();
+
+  // --- primitives (see ArchiveBase) ---
+  template <WireScalar T>
+  bool get(T& value) {
+    if (sizeof(T) <= static_cast<usize>(end_ - cur_)) [[likely]] {
+      value = load_be<T>(cur_);
+      cur_ += sizeof(T);
+      return true;
+    }
+    underflow(sizeof(T));
+    return false;
+  }
+  bool get_bytes(u8* data, usize size) {
+    if (size <= static_cast<usize>(end_ - cur_)) [[likely]] {
+      if (size != 0) std::memcpy(data, cur_, size);
+      cur_ += size;
+      return true;
+    }
+    underflow(size);
+    return false;
+  }
+  template <WireScalar T>
+  bool get_array(T* data, usize count) {
+    const usize size = count * sizeof(T);
+    if (size <= static_cast<usize>(end_ - cur_)) [[likely]] {
+      load_be_array(data, cur_, count);
+      cur_ += size;
+      return true;
+    }
+    underflow(size);
+    return false;
+  }
+  u64 remaining() const { return static_cast<u64>(end_ - cur_); }
+  u64 offset() const { return static_cast<u64>(cur_ - begin_); }
+  const LoadLimits& limits() const { return limits_; }
+  void halt() { end_ = cur_; }
+
+ private:
+  [[gnu::cold]] void underflow(usize size);
+
+  const u8* begin_;
+  const u8* cur_;
+  const u8* end_;
+  LoadLimits limits_;
+};
+
+}  // namespace keel::serial
