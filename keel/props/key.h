@@ -30,24 +30,31 @@ class Key {
   // the key is passed to; the container copies it when it creates a property.
   static constexpr Key runtime(std::string_view name) { return Key(name, false); }
 
-  constexpr StringId id() const { return id_; }
-  constexpr std::string_view name() const { return name_; }
+  constexpr StringId id() const { return StringId{id_}; }
+  constexpr std::string_view name() const { return std::string_view(name_, size_ & kSizeMask); }
   // True when the name points at storage that lives as long as the program (a literal).
-  constexpr bool has_static_name() const { return static_name_; }
+  constexpr bool has_static_name() const { return (size_ & kStaticFlag) != 0; }
 
   // Same id and same name.
   friend constexpr bool operator==(const Key& a, const Key& b) {
-    return a.id_ == b.id_ && a.name_ == b.name_;
+    return a.id_ == b.id_ && a.name() == b.name();
   }
 
  private:
-  constexpr Key(std::string_view name, bool static_name)
-      : id_{string_hash(name)}, name_(name), static_name_(static_name) {}
+  static constexpr u32 kStaticFlag = 0x80000000u;
+  static constexpr u32 kSizeMask = 0x7FFFFFFFu;
 
-  StringId id_;
-  std::string_view name_;
-  bool static_name_;
+  constexpr Key(std::string_view name, bool static_name)
+      : name_(name.data()),
+        id_(string_hash(name)),
+        size_(static_cast<u32>(name.size() & kSizeMask) | (static_name ? kStaticFlag : 0u)) {}
+
+  // 16 bytes, so a Key travels in two registers.
+  const char* name_;
+  u32 id_;
+  u32 size_;  // name length (names are identifiers, far below 2 GiB), plus kStaticFlag
 };
+static_assert(sizeof(Key) == 16);
 
 inline namespace literals {
 consteval Key operator""_key(const char* text, usize size) {

@@ -1,0 +1,1 @@
+keel_add_bench(props SOURCES ${src} LIBS keel::props)
