@@ -4,6 +4,7 @@
 #include "keel/core/clock.h"
 #include "keel/kernel/testing/recording_task.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -26,7 +27,7 @@ TEST(KernelHooks, OrderAroundUpdatesAndStops) {
   kernel.add_frame_end_hook([&] {
     log.push_back("end 2");
     // By the time end hooks run, stopped tasks are gone (a collector sees the final state).
-    log.push_back("running " + std::to_string(kernel.running_count()));
+    log.push_back(fmt::format("running {}", kernel.running_count()));
   });
   auto a = std::make_shared<RecordingTask>(log, "A", 1000);
   auto b = std::make_shared<RecordingTask>(log, "B", 2000);

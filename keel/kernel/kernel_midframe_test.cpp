@@ -4,6 +4,7 @@
 #include "keel/core/clock.h"
 #include "keel/kernel/testing/recording_task.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -195,7 +196,7 @@ TEST_F(MidFrame, ChurnOverManyFramesKeepsEveryTaskUpdatedOncePerFrame) {
   // A pseudo-random mix of suspend/resume/remove/add from inside updates; every frame, each
   // task that updates does so once, and the order is always sorted by priority.
   std::vector<std::shared_ptr<RecordingTask>> tasks;
-  for (int i = 0; i < 40; ++i) tasks.push_back(add("t" + std::to_string(i), (i * 37) % 11 * 100));
+  for (int i = 0; i < 40; ++i) tasks.push_back(add(fmt::format("t{}", i), (i * 37) % 11 * 100));
   u32 rng = 12345;
   auto next = [&] {
     rng = rng * 1664525u + 1013904223u;

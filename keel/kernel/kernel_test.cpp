@@ -5,6 +5,7 @@
 #include "keel/core/clock.h"
 #include "keel/kernel/testing/recording_task.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -231,7 +232,7 @@ TEST(Kernel, Check5_ManyAddsInOneFrameGrowTheListSafely) {
   spawner->on_update = [&](const Frame& f, RecordingTask&) {
     if (f.number != 0) return;
     for (int i = 0; i < 300; ++i) {  // far beyond the reserved capacity
-      added.push_back(make(log, "t" + std::to_string(i), 10000 - i));
+      added.push_back(make(log, fmt::format("t{}", i), 10000 - i));
       ASSERT_TRUE(f.kernel.add(added.back()));
     }
   };
