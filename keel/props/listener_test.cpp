@@ -111,6 +111,17 @@ TEST(PropsListeners, CalledAfterTheWriteInRegistrationOrder) {
   EXPECT_EQ(order, (std::vector<std::string>{"A 1->2 stored 2", "B 2", "A 2->2 stored 2", "B 2"}));
 }
 
+TEST(PropsListeners, MoveOnlyCallablesAreAccepted) {
+  PropertyContainer props;
+  ASSERT_TRUE(props.set<int>("x", 0));
+  auto sink = std::make_unique<int>(0);
+  int* seen = sink.get();
+  ASSERT_TRUE(props.listen<int>(
+      "x", [owned = std::move(sink)](const int&, const int& n) mutable { *owned = n; }));
+  ASSERT_TRUE(props.set<int>("x", 42));
+  EXPECT_EQ(*seen, 42);
+}
+
 TEST(PropsListeners, ListenErrors) {
   PropertyContainer props;
   auto missing = props.listen<int>("nope", [](const int&, const int&) {});

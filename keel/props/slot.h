@@ -27,7 +27,7 @@ struct ListenerEntry {
   bool has_owner = false;  // an empty weak_ptr cannot tell "no owner" from "owner died"
   bool dead = false;       // unlistened or owner gone; erased once no notification runs
   std::weak_ptr<const void> owner;
-  std::function<void(const void* old_value, const void* new_value)> call;
+  std::move_only_function<void(const void* old_value, const void* new_value)> call;
 };
 
 class SlotBase {
