@@ -224,7 +224,7 @@ class ArchiveBase : public ArchiveState {
       io(value.first);
       io(value.second);
     } else if constexpr (detail::IsTuple<T>::value) {
-      std::apply([this](auto&... element) { (io(element), ...); }, value);
+      std::apply([&](auto&... element) { (io(element), ...); }, value);
     } else if constexpr (detail::HasAdapter<T, Derived>) {
       Adapter<T>::serialize(self(), value);
     } else if constexpr (detail::HasMemberSerialize<T, Derived>) {

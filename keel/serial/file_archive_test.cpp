@@ -1,0 +1,166 @@
+// FileSaver / FileLoader: streaming through small buffers, atomic replacement, file errors.
+#include "keel/core/file.h"
+#include "keel/serial/serial.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace keel::serial {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Each test gets its own directory: ctest runs tests in parallel.
+fs::path scratch(const char* name) {
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  fs::path dir = fs::path(KEEL_TEST_TMPDIR) / "serial_file_test" / test->name();
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+std::vector<u8> file_bytes(const fs::path& path) {
+  auto text = read_file(path);
+  EXPECT_TRUE(text);
+  return text ? std::vector<u8>(text->begin(), text->end()) : std::vector<u8>{};
+}
+
+bool has_temporaries(const fs::path& dir) {
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().string().find(".tmp.") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Larger than the 64-byte buffers used below, with values straddling buffer boundaries.
+struct Level {
+  std::string title;
+  std::vector<u32> tiles;
+  std::vector<std::string> names;
+  std::vector<f64> heights;
+  std::string blob;  // bigger than the staging buffer: goes straight to/from the file
+  u16 tail = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(title, tiles, names, heights, blob, tail);
+  }
+  friend bool operator==(const Level&, const Level&) = default;
+};
+
+Level sample_level() {
+  Level level;
+  level.title = "The Long Corridor";
+  for (u32 i = 0; i < 301; ++i) level.tiles.push_back(i * 2654435761u);
+  for (int i = 0; i < 20; ++i) level.names.push_back(std::string(static_cast<usize>(i), 'a' + i));
+  for (int i = 0; i < 33; ++i) level.heights.push_back(i * 0.37);
+  level.blob.assign(1000, '\0');
+  for (usize i = 0; i < level.blob.size(); ++i) level.blob[i] = static_cast<char>(i * 7);
+  level.tail = 0xCAFE;
+  return level;
+}
+
+TEST(SerialFile, FileSaverStreamsTheSameBytesAsTheBufferSaver) {
+  const fs::path path = scratch("level.bin");
+  const Level level = sample_level();
+  for (usize buffer_size : {usize{64}, usize{100}, FileSaver::kDefaultBufferSize}) {
+    FileSaver saver(path, buffer_size);
+    saver.io(level);
+    ASSERT_TRUE(saver.commit());
+    EXPECT_EQ(file_bytes(path), *save_to_bytes(level)) << buffer_size;
+  }
+  EXPECT_FALSE(has_temporaries(path.parent_path()));
+}
+
+TEST(SerialFile, FileLoaderStreamsThroughSmallBuffers) {
+  const fs::path path = scratch("level.bin");
+  const Level level = sample_level();
+  ASSERT_TRUE(save_file(path, level));
+  for (usize buffer_size : {usize{64}, usize{65}, usize{4096}}) {
+    Level loaded;
+    FileLoader loader(path, {}, buffer_size);
+    loader.io(loaded);
+    ASSERT_TRUE(loader.finish()) << loader.status().error().to_string();
+    EXPECT_EQ(loaded, level) << buffer_size;
+    EXPECT_EQ(loader.offset(), loader.file_size());
+  }
+}
+
+TEST(SerialFile, FailedSaveKeepsTheOldFile) {
+  const fs::path path = scratch("save.bin");
+  ASSERT_TRUE(write_file_atomic(path, std::string_view("precious")));
+  {
+    FileSaver saver(path, 64);
+    const Level level = sample_level();
+    saver.io(level);  // more than one buffer's worth reaches the temporary file
+    saver.fail(ErrorCode::kCorrupt, "the game state is inconsistent");
+    auto status = saver.commit();
+    ASSERT_FALSE(status);
+    EXPECT_EQ(status.error().code(), ErrorCode::kCorrupt);
+  }
+  {
+    FileSaver saver(path);
+    u32 x = 1;
+    saver.io(x);
+    // destroyed without commit: a crash mid-save
+  }
+  EXPECT_EQ(*read_file(path), "precious");
+  EXPECT_FALSE(has_temporaries(path.parent_path()));
+}
+
+TEST(SerialFile, MissingFileIsNotFoundAndUnwritablePathIsIo) {
+  const fs::path missing = scratch("nothing-here.dat");
+  Level level;
+  auto status = load_file(missing, level);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().code(), ErrorCode::kNotFound);
+  EXPECT_NE(status.error().to_string().find("nothing-here.dat"), std::string::npos);
+
+  auto saved = save_file(missing.parent_path() / "no-such-dir" / "x.dat", level);
+  ASSERT_FALSE(saved);
+  EXPECT_EQ(saved.error().code(), ErrorCode::kIo);
+}
+
+TEST(SerialFile, TruncatedAndOverlongFiles) {
+  const fs::path path = scratch("level.bin");
+  const std::vector<u8> bytes = *save_to_bytes(sample_level());
+  // Truncated at a few places, including inside the large blob.
+  for (usize keep : {usize{0}, usize{3}, usize{70}, bytes.size() - 500, bytes.size() - 1}) {
+    ASSERT_TRUE(write_file_atomic(path, std::span<const u8>(bytes.data(), keep)));
+    Level loaded;
+    FileLoader loader(path, {}, 64);
+    loader.io(loaded);
+    auto status = loader.finish();
+    ASSERT_FALSE(status) << keep;
+    EXPECT_EQ(status.error().code(), ErrorCode::kUnderflow) << keep;
+  }
+  std::vector<u8> longer = bytes;
+  longer.push_back(0);
+  ASSERT_TRUE(write_file_atomic(path, longer));
+  Level loaded;
+  auto status = load_file(path, loaded);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().code(), ErrorCode::kTrailingData);
+  EXPECT_EQ(status.error().where().offset, bytes.size());
+  EXPECT_EQ(loaded, Level{});  // all-or-nothing
+}
+
+TEST(SerialFile, LengthFieldsAreCheckedAgainstTheFileSize) {
+  const fs::path path = scratch("garbage.bin");
+  const std::vector<u8> bytes = {0, 0, 0, 3, 'a', 'b', 'c', 0x7F, 0xFF, 0xFF, 0xFF, 0, 0};
+  ASSERT_TRUE(write_file_atomic(path, bytes));
+  Level loaded;
+  FileLoader loader(path,
+                    LoadLimits{std::numeric_limits<u32>::max(), std::numeric_limits<u32>::max()});
+  loader.io(loaded);
+  auto status = loader.finish();
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().code(), ErrorCode::kUnderflow);
+  EXPECT_EQ(status.error().where().offset, 7u);
+  EXPECT_TRUE(loaded.tiles.empty());
+}
+
+}  // namespace
+}  // namespace keel::serial
