@@ -4,6 +4,6 @@
 
 namespace keel::kernel {
 
-Task::Task(std::string name, s32 priority) : name_(std::move(name)), priority_(priority) {}
+Task::Task(std::string name, s32 priority) : priority_(priority), name_(std::move(name)) {}
 
 }  // namespace keel::kernel

@@ -57,15 +57,15 @@ class Task {
  private:
   friend class Kernel;
 
-  std::string name_;
+  // seq_ while the task is to be updated (running, not marked), else 0: the frame loop's only
+  // check per task. First, so it shares a cache line with the vtable pointer.
+  u64 update_ticket_ = 0;
+  u64 seq_ = 0;  // placement ticket: identifies the kernel's current entry
   s32 priority_;
   TaskState state_ = TaskState::kDetached;
   bool kill_ = false;
   Kernel* kernel_ = nullptr;
-  u64 seq_ = 0;  // placement ticket: identifies the kernel's current entry
-  // seq_ while the task is to be updated (running, not marked), else 0: one compare per task
-  // in the frame loop.
-  u64 update_ticket_ = 0;
+  std::string name_;
   std::weak_ptr<Task> self_;  // set while in a kernel, so Task& calls find the owner in O(1)
 };
 
