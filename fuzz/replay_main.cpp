@@ -5,6 +5,7 @@
 // (bit flips, truncations, byte insertions, splices) and some pseudo-random buffers, so the
 // target's error paths run under ASan/UBSan in every test run. Exit code 0 unless the target
 // crashes (which the sanitizers report).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
