@@ -1,5 +1,6 @@
 #include "keel/hashing/collision_check.h"
 
+#include "keel/core/assert.h"
 #include "keel/core/file.h"
 #include "keel/hashing/name_registry.h"
 #include "keel/hashing/text_lines.h"
@@ -51,7 +52,8 @@ void HashCatalog::add(std::string name, std::string where) {
     }
   }
   entries_.push_back(CatalogEntry{std::move(name), std::move(where), hash});
-  (void)tree_.add(hash, &entries_.back());  // a new pointer: cannot be a duplicate
+  const Status added = tree_.add(hash, &entries_.back());  // a new pointer: no duplicate
+  KEEL_ASSERT(added.has_value(), "hash catalogue: {}", added.error().to_string());
 }
 
 CollisionReport HashCatalog::report() const {

@@ -85,7 +85,10 @@ void HashTreeCore::for_each(TreeVisitFn visit, void* context) const {
   while (!stack.empty()) {
     const HashTreeNode* node = stack.back();
     stack.pop_back();
-    for (const HashTreeNode* n = node; n != nullptr; n = n->chain) visit(n->hash, n->data, context);
+    visit(node->hash, node->data, context);
+    for (const HashTreeNode* n = node->chain; n != nullptr; n = n->chain) {
+      visit(n->hash, n->data, context);
+    }
     if (node->right != nullptr) stack.push_back(node->right);
     if (node->left != nullptr) stack.push_back(node->left);
   }

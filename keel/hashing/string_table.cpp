@@ -1,5 +1,6 @@
 #include "keel/hashing/string_table.h"
 
+#include "keel/core/assert.h"
 #include "keel/core/file.h"
 #include "keel/hashing/text_lines.h"
 
@@ -134,8 +135,9 @@ Status StringTable::set_language(std::string_view texts, std::string_view texts_
   new_index.reserve(keys);
   new_index.defer_sort();
   for (usize i = 0; i < keys; ++i) {
-    // Keys were checked unique at parse time, so these adds cannot fail.
-    (void)new_index.add(key_hashes_[i], &new_texts[i]);
+    // Deferred adds only append; duplicates would surface in sort() (keys are unique).
+    const Status added = new_index.add(key_hashes_[i], &new_texts[i]);
+    KEEL_ASSERT(added.has_value(), "string table index: {}", added.error().to_string());
   }
   if (Status s = new_index.sort(); !s) return s;
   texts_ = std::move(new_texts);  // moving a vector keeps its elements' addresses

@@ -1,0 +1,1 @@
+keel_add_bench(hashing SOURCES ${src} LIBS keel::hashing)
