@@ -160,6 +160,8 @@ class ArchiveState {
 
   // Records the first error only; later ones are dropped.
   void record(ErrorCode code, std::string message, u64 offset);
+  // For archives that can be rewound and reused.
+  void clear_error() { error_.reset(); }
   // A length field that fails validation (the offset is the field's own).
   [[gnu::cold]] void length_error(const char* what, u64 count, u64 limit, u64 remaining,
                                   u64 min_wire, u64 offset);

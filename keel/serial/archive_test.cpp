@@ -366,5 +366,28 @@ TEST(SerialTypes, SizerMatchesSaverForEveryPrefixOfAnObject) {
   step(copy.tuple);
 }
 
+TEST(SerialTypes, GrowingSaverWritesTheSameBytesInOnePass) {
+  const Everything v = sample();
+  const std::vector<u8> expected = bytes_of(v);
+  GrowingSaver saver(16);  // forces several growths, including inside bulk arrays
+  saver.io(v);
+  ASSERT_TRUE(saver.finish());
+  EXPECT_EQ(saver.to_vector(), expected);
+  EXPECT_GE(saver.capacity(), expected.size());
+
+  // Reuse: clear() rewinds and forgets errors, keeping the buffer.
+  const usize capacity = saver.capacity();
+  saver.fail(ErrorCode::kCorrupt, "oops");
+  u8 ignored = 1;
+  saver.io(ignored);
+  EXPECT_EQ(saver.used(), expected.size());
+  saver.clear();
+  EXPECT_TRUE(saver.ok());
+  EXPECT_EQ(saver.used(), 0u);
+  saver.io(v);
+  EXPECT_EQ(saver.to_vector(), expected);
+  EXPECT_EQ(saver.capacity(), capacity);
+}
+
 }  // namespace
 }  // namespace keel::serial

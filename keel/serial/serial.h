@@ -15,6 +15,7 @@
 #include "keel/serial/buffer_saver.h"
 #include "keel/serial/file_loader.h"
 #include "keel/serial/file_saver.h"
+#include "keel/serial/growing_saver.h"
 #include "keel/serial/sizer.h"
 #include "keel/serial/versioned.h"
 #include "keel/serial/wire.h"

@@ -58,11 +58,21 @@ constexpr U to_big_endian(U raw) {
   }
 }
 
+namespace detail {
+// An unaligned integer slot in a byte buffer. Storing through it (rather than memcpy) tells the
+// compiler that the store cannot modify an archive's own cursor members: a byte store may alias
+// anything, so after a memcpy every write would have to reload the write pointer from memory.
+template <class U>
+struct [[gnu::packed]] UnalignedSlot {
+  U value;
+};
+}  // namespace detail
+
 // Writes `value` as sizeof(T) big-endian bytes at `dst`.
 template <WireScalar T>
 inline void store_be(u8* dst, T value) {
   const WireBits<T> raw = to_big_endian(std::bit_cast<WireBits<T>>(value));
-  std::memcpy(dst, &raw, sizeof raw);
+  reinterpret_cast<detail::UnalignedSlot<WireBits<T>>*>(dst)->value = raw;
 }
 
 // Reads sizeof(T) big-endian bytes at `src`.
