@@ -88,7 +88,8 @@ const ObjectType& object_type_of() {
   return type;
 }
 
-class RefCounted {
+// Protected virtual destructor on purpose: only the registry deletes objects (through this base).
+class RefCounted {  // NOLINT(cppcoreguidelines-virtual-class-destructor)
  public:
   RefCounted(const RefCounted&) = delete;
   RefCounted& operator=(const RefCounted&) = delete;
