@@ -22,8 +22,15 @@ namespace {
 
 using nlohmann::json;
 
+// Explicit sites and scopes rather than the macros, so the test also runs in builds with
+// profiling compiled out (the thread-local profiler exists either way).
+constexpr Site kItem{"work item", __FILE__, __LINE__};
+constexpr Site kWorkerFrame{"worker frame", __FILE__, __LINE__};
+constexpr Site kFileWork{"file work", __FILE__, __LINE__};
+constexpr Site kMainWork{"main work", __FILE__, __LINE__};
+
 void work_item(int depth) {
-  KEEL_PROFILE("work item");
+  const Scope scope(kItem);
   if (depth > 0) work_item(depth - 1);
 }
 
@@ -41,7 +48,7 @@ void worker(int index, int frames, WorkerResult& out) {
   for (int f = 0; f < frames; ++f) {
     begin_frame();
     {
-      KEEL_PROFILE("worker frame");
+      const Scope scope(kWorkerFrame);
       for (int i = 0; i < 4; ++i) work_item(2);
     }
     end_frame();
@@ -68,6 +75,7 @@ TEST(ProfileThreads, PerThreadTreesAndMergedTrace) {
     }
   });
   std::vector<std::thread> workers;
+  workers.reserve(kThreads);
   for (int i = 0; i < kThreads; ++i) {
     workers.emplace_back(worker, i, kFrames, std::ref(results[static_cast<usize>(i)]));
   }
@@ -127,12 +135,12 @@ TEST(ProfileThreads, TraceFileFromSeveralThreads) {
   std::thread t([] {
     set_thread_name("file worker");
     begin_frame();
-    { KEEL_PROFILE("file work"); }
+    { const Scope scope(kFileWork); }
     end_frame();
   });
   t.join();
   begin_frame();
-  { KEEL_PROFILE("main work"); }
+  { const Scope scope(kMainWork); }
   end_frame();
   std::filesystem::create_directories(KEEL_TEST_TMPDIR);
   ASSERT_TRUE(write_chrome_trace(path).has_value());

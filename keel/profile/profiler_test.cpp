@@ -1,5 +1,6 @@
 #include "keel/profile/profiler.h"
 
+#include "keel/core/clock.h"
 #include "keel/profile/fake_profiler.h"
 
 #include <gtest/gtest.h>
@@ -447,6 +448,32 @@ TEST(Profiler, FindByPath) {
   EXPECT_EQ(order[0], kRootNode);
   EXPECT_EQ(order[1], p.find("A"));
   EXPECT_EQ(order[2], p.find("A/B"));
+}
+
+TEST(Profiler, ClockTickSourceOverFakeClock) {
+  FakeClock clock(1000);
+  const ClockTickSource ticks(clock);
+  Profiler p(ProfilerOptions{.ticks = &ticks, .errors_to_stderr = false});
+  p.begin_frame();
+  clock.advance_ns(250);
+  p.enter(kA);
+  clock.advance_ns(500);
+  p.leave(kA);
+  clock.advance_ns(250);
+  p.end_frame();
+  EXPECT_EQ(p.frame_ticks(), 1000u);
+  EXPECT_DOUBLE_EQ(p.node(p.find("A")).total_pct, 50.0);
+  EXPECT_DOUBLE_EQ(p.tick_source().ns_per_tick(), 1.0);
+}
+
+TEST(Profiler, CpuTickSourceIsCalibrated) {
+  const CpuTickSource& cpu = CpuTickSource::instance();
+  const f64 ns_per_tick = cpu.ns_per_tick();
+  EXPECT_GT(ns_per_tick, 0.001);  // a counter faster than 1 THz would be news
+  EXPECT_LT(ns_per_tick, 1000.0);
+  const u64 a = cpu.now();
+  const u64 b = cpu.now();
+  EXPECT_GE(b, a);
 }
 
 }  // namespace

@@ -130,6 +130,7 @@ TEST(ProfileReport, D6_39_FlatViewAggregatesContexts) {
   run_table91_frame(f);
   const std::vector<FlatRow> rows = flat_view(f.profiler());
   std::vector<std::string> names;
+  names.reserve(rows.size());
   for (const FlatRow& r : rows) names.emplace_back(r.name());
   // Sorted by self time: C 420, F 246, G 146, E 110, Frame 50, B 20, A 6, D 2.
   EXPECT_EQ(names, (std::vector<std::string>{"C", "F", "G", "E", "Frame", "B", "A", "D"}));

@@ -1,0 +1,1 @@
+keel_add_bench(profile SOURCES ${src} LIBS keel::profile)
