@@ -40,8 +40,9 @@ Result<Magnitude> parse_magnitude(std::string_view text, bool& out_of_range) {
   }
   // from_chars on an unsigned type rejects signs, so "+-5" and "0x-5" fail here.
   if (rest.empty()) return not_an_integer(text);
-  const char* end = rest.data() + rest.size();
-  auto [ptr, ec] = std::from_chars(rest.data(), end, m.value, base);
+  const char* begin = rest.data();
+  const char* end = begin + rest.size();
+  auto [ptr, ec] = std::from_chars(begin, end, m.value, base);
   if (ec == std::errc::result_out_of_range && ptr == end) {
     out_of_range = true;
     return m;
@@ -72,8 +73,9 @@ template <typename F>
 Result<F> parse_floating(std::string_view text, std::string_view type) {
   const std::string_view rest = strip_plus(text);
   F value{};
-  const char* end = rest.data() + rest.size();
-  auto [ptr, ec] = std::from_chars(rest.data(), end, value, std::chars_format::general);
+  const char* begin = rest.data();
+  const char* end = begin + rest.size();
+  auto [ptr, ec] = std::from_chars(begin, end, value, std::chars_format::general);
   if (ec == std::errc::result_out_of_range && ptr == end) {
     return fail(ErrorCode::kOutOfRange, "'{}' is out of range for {}", excerpt(text), type);
   }

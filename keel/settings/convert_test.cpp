@@ -54,7 +54,7 @@ ErrorCode parse_error(std::string_view text) {
   return v ? ErrorCode{} : v.error().code();
 }
 
-TEST(Convert, IntegersAcceptSignsAndHex) {
+TEST(SettingsConvert, IntegersAcceptSignsAndHex) {
   EXPECT_EQ(parse_ok<int>("1024"), 1024);
   EXPECT_EQ(parse_ok<int>("-17"), -17);
   EXPECT_EQ(parse_ok<int>("+17"), 17);
@@ -67,7 +67,7 @@ TEST(Convert, IntegersAcceptSignsAndHex) {
   EXPECT_EQ(parse_ok<s8>("-128"), -128);
 }
 
-TEST(Convert, IntegersRejectGarbage) {
+TEST(SettingsConvert, IntegersRejectGarbage) {
   EXPECT_EQ(parse_error<int>("abc"), ErrorCode::kParse);
   EXPECT_EQ(parse_error<int>("12x"), ErrorCode::kParse);
   EXPECT_EQ(parse_error<int>(" 12"), ErrorCode::kParse);
@@ -80,7 +80,7 @@ TEST(Convert, IntegersRejectGarbage) {
   EXPECT_EQ(parse_error<int>("1.5"), ErrorCode::kParse);
 }
 
-TEST(Convert, IntegersOutOfRangeAreErrors) {
+TEST(SettingsConvert, IntegersOutOfRangeAreErrors) {
   EXPECT_EQ(parse_error<s8>("128"), ErrorCode::kOutOfRange);
   EXPECT_EQ(parse_error<s8>("-129"), ErrorCode::kOutOfRange);
   EXPECT_EQ(parse_error<u8>("256"), ErrorCode::kOutOfRange);
@@ -93,7 +93,7 @@ TEST(Convert, IntegersOutOfRangeAreErrors) {
   EXPECT_EQ(e.error().message(), "'300' is out of range for uint8 (0 to 255)");
 }
 
-TEST(Convert, BoolWords) {
+TEST(SettingsConvert, BoolWords) {
   for (std::string_view t : {"1", "true", "TRUE", "Yes", "on", "ON"})
     EXPECT_TRUE(parse_ok<bool>(t)) << t;
   for (std::string_view t : {"0", "false", "False", "no", "NO", "off"})
@@ -104,7 +104,7 @@ TEST(Convert, BoolWords) {
   EXPECT_EQ(Converter<bool>::format(true), "true");
 }
 
-TEST(Convert, FloatsUseFromCharsAndRoundTrip) {
+TEST(SettingsConvert, FloatsUseFromCharsAndRoundTrip) {
   EXPECT_DOUBLE_EQ(parse_ok<double>("2.5"), 2.5);
   EXPECT_DOUBLE_EQ(parse_ok<double>("-1e3"), -1000.0);
   EXPECT_DOUBLE_EQ(parse_ok<double>("+.5"), 0.5);
@@ -122,13 +122,13 @@ TEST(Convert, FloatsUseFromCharsAndRoundTrip) {
   EXPECT_EQ(parse_ok<float>(Converter<float>::format(0.1f)), 0.1f);
 }
 
-TEST(Convert, StringsAreTakenWhole) {
+TEST(SettingsConvert, StringsAreTakenWhole) {
   EXPECT_EQ(parse_ok<std::string>("Big Level"), "Big Level");
   EXPECT_EQ(parse_ok<std::string>("  edges  "), "  edges  ");
   EXPECT_EQ(parse_ok<std::string>(""), "");
 }
 
-TEST(Convert, UserTypesPlugIn) {
+TEST(SettingsConvert, UserTypesPlugIn) {
   static_assert(Convertible<Rgb>);
   EXPECT_EQ(type_name_of<Rgb>(), "rgb");
   EXPECT_EQ(type_name_of<int>(), "int32");

@@ -69,10 +69,13 @@ class ListDator final : public BaseDator {
   }
 
   std::string to_text() const override {
-    std::vector<std::string> texts;
-    texts.reserve(values_.size());
-    for (const T& v : values_) texts.push_back(Converter<T>::format(v));
-    return format_list_value(texts);
+    std::string out;
+    bool first = true;
+    for (const T& v : values_) {
+      append_list_element(out, Converter<T>::format(v), first);
+      first = false;
+    }
+    return out;
   }
   bool has_multiple_values() const override { return true; }
   bool is_flag() const override { return false; }

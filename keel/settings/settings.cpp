@@ -209,6 +209,8 @@ Status Settings::apply_parsed(Setting& setting, const SettingExpression& e, cons
 }
 
 Status Settings::change(Setting& setting, auto&& operation) {
+  // The value texts are only needed by callbacks (a long list costs a full render each time).
+  if (setting.callbacks_.empty() && callbacks_.empty()) return operation();
   std::string before = setting.dator().to_text();
   if (auto s = operation(); !s) return s;
   std::string after = setting.dator().to_text();

@@ -32,6 +32,7 @@ void write(const fs::path& path, std::string_view text) {
 
 std::vector<std::string> messages(const std::vector<Error>& errors) {
   std::vector<std::string> out;
+  out.reserve(errors.size());
   for (const Error& e : errors) out.push_back(e.to_string());
   return out;
 }

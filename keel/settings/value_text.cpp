@@ -160,16 +160,18 @@ std::string format_single_value(std::string_view value) {
   return needs_quotes(value, false) ? quote(value) : std::string(value);
 }
 
+void append_list_element(std::string& out, std::string_view value, bool first) {
+  if (!first) out.push_back(';');
+  if (needs_quotes(value, true)) {
+    out += quote(value);
+  } else {
+    out += value;
+  }
+}
+
 std::string format_list_value(std::span<const std::string> values) {
   std::string out;
-  for (usize i = 0; i < values.size(); ++i) {
-    if (i != 0) out.push_back(';');
-    if (needs_quotes(values[i], true)) {
-      out += quote(values[i]);
-    } else {
-      out += values[i];
-    }
-  }
+  for (usize i = 0; i < values.size(); ++i) append_list_element(out, values[i], i == 0);
   return out;
 }
 

@@ -43,5 +43,7 @@ std::string quote(std::string_view value);  // always quotes
 // The inverse of parse_single_value / parse_list_value.
 std::string format_single_value(std::string_view value);
 std::string format_list_value(std::span<const std::string> values);
+// Appends one list element (with its ';' separator unless `out` is empty) to `out`.
+void append_list_element(std::string& out, std::string_view value, bool first);
 
 }  // namespace keel::settings

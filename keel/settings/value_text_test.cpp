@@ -15,7 +15,7 @@ std::vector<std::string> texts(const Result<std::vector<ValuePiece>>& pieces) {
 
 using Strings = std::vector<std::string>;
 
-TEST(ValueText, SingleValuesKeepInnerSpacesAndUnquote) {
+TEST(SettingsValueText, SingleValuesKeepInnerSpacesAndUnquote) {
   EXPECT_EQ(*parse_single_value("  Big Level  "), "Big Level");
   EXPECT_EQ(*parse_single_value("say \"hi\""), "say \"hi\"");
   EXPECT_EQ(*parse_single_value("a;b # not a comment"), "a;b # not a comment");
@@ -24,7 +24,7 @@ TEST(ValueText, SingleValuesKeepInnerSpacesAndUnquote) {
   EXPECT_EQ(*parse_single_value(""), "");
 }
 
-TEST(ValueText, SingleValueErrorsHaveColumns) {
+TEST(SettingsValueText, SingleValueErrorsHaveColumns) {
   auto open = parse_single_value(R"(  "abc)");
   ASSERT_FALSE(open);
   EXPECT_EQ(open.error().where().column, 3u);
@@ -38,7 +38,7 @@ TEST(ValueText, SingleValueErrorsHaveColumns) {
   EXPECT_FALSE(parse_single_value(R"("abc\)"));
 }
 
-TEST(ValueText, ListsSplitOnUnquotedSemicolons) {
+TEST(SettingsValueText, ListsSplitOnUnquotedSemicolons) {
   EXPECT_EQ(texts(parse_list_value("a;b")), (Strings{"a", "b"}));
   EXPECT_EQ(texts(parse_list_value(" a ; b c ;d")), (Strings{"a", "b c", "d"}));
   EXPECT_EQ(texts(parse_list_value(R"("a;b";c)")), (Strings{"a;b", "c"}));
@@ -49,7 +49,7 @@ TEST(ValueText, ListsSplitOnUnquotedSemicolons) {
   EXPECT_EQ((*pieces)[1].offset, 4u);
 }
 
-TEST(ValueText, ListErrors) {
+TEST(SettingsValueText, ListErrors) {
   auto empty = parse_list_value("a;;b");
   ASSERT_FALSE(empty);
   EXPECT_EQ(empty.error().where().column, 3u);
@@ -58,7 +58,7 @@ TEST(ValueText, ListErrors) {
   EXPECT_FALSE(parse_list_value(R"(a;"b)"));
 }
 
-TEST(ValueText, FormattingRoundTrips) {
+TEST(SettingsValueText, FormattingRoundTrips) {
   const Strings singles = {"plain",
                            "Big Level",
                            " edge",
