@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -160,6 +161,34 @@ TEST(SerialFile, LengthFieldsAreCheckedAgainstTheFileSize) {
   EXPECT_EQ(status.error().code(), ErrorCode::kUnderflow);
   EXPECT_EQ(status.error().where().offset, 7u);
   EXPECT_TRUE(loaded.tiles.empty());
+}
+
+TEST(SerialFile, ErrorsMatchTheBufferLoaderByteForByte) {
+  // A fixed array cut short after its first element, read through a buffer that holds only
+  // part of it: both loaders fail at the array's start and leave it untouched.
+  const fs::path path = scratch("array.bin");
+  std::vector<u8> bytes(60, 0x11);  // padding, so the array straddles the 64-byte buffer
+  const std::vector<u8> one_double = {0x3F, 0xF0, 0, 0, 0, 0, 0, 0};
+  bytes.insert(bytes.end(), one_double.begin(), one_double.end());
+  ASSERT_TRUE(write_file_atomic(path, bytes));
+  for (int which = 0; which < 2; ++which) {
+    std::array<u8, 60> padding{};
+    std::array<f64, 2> values = {5, 6};
+    Status status;
+    if (which == 0) {
+      BufferLoader loader(bytes);
+      loader(padding, values);
+      status = loader.finish();
+    } else {
+      FileLoader loader(path, {}, 64);
+      loader(padding, values);
+      status = loader.finish();
+    }
+    ASSERT_FALSE(status);
+    EXPECT_EQ(status.error().code(), ErrorCode::kUnderflow) << which;
+    EXPECT_EQ(status.error().where().offset, 60u) << which;
+    EXPECT_EQ(values[0], 5) << which;
+  }
 }
 
 }  // namespace

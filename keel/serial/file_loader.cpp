@@ -64,22 +64,22 @@ bool FileLoader::fill(usize size) {
   usize got = 0;
   if (!read_some(buffer_.get() + kept, wanted, got)) return false;
   end_ += got;
-  if (static_cast<usize>(end_ - cur_) < size) {
-    fail(ErrorCode::kUnderflow,
-         fmt::format("loader out of data: {} bytes to read, {} left", size, end_ - cur_));
-    return false;
-  }
+  if (static_cast<usize>(end_ - cur_) < size) return underflow(size);
   return true;
+}
+
+bool FileLoader::underflow(usize size) {
+  if (ok()) {
+    fail(ErrorCode::kUnderflow,
+         fmt::format("loader out of data: {} bytes to read, {} left", size, remaining()));
+  }
+  return false;
 }
 
 bool FileLoader::get_bytes_slow(u8* data, usize size) {
   if (!ok()) return false;
   const usize buffered = static_cast<usize>(end_ - cur_);
-  if (size > buffered + (file_size_ - std::min(file_size_, offset() + buffered))) {
-    fail(ErrorCode::kUnderflow,
-         fmt::format("loader out of data: {} bytes to read, {} left", size, remaining()));
-    return false;
-  }
+  if (size > remaining()) return underflow(size);
   if (size <= capacity_) {
     if (!fill(size)) return false;
     std::memcpy(data, cur_, size);

@@ -53,6 +53,14 @@ class FileLoader : public ArchiveBase<FileLoader> {
   }
   template <WireScalar T>
   bool get_array(T* data, usize count) {
+    const usize size = count * sizeof(T);
+    if (size <= static_cast<usize>(end_ - cur_)) [[likely]] {
+      load_be_array(data, cur_, count);
+      cur_ += size;
+      return true;
+    }
+    // Fail before reading anything, as BufferLoader does, if the file cannot hold it all.
+    if (!ok() || size > remaining()) return underflow(size);
     while (count != 0) {
       if (static_cast<usize>(end_ - cur_) < sizeof(T) && !fill(sizeof(T))) return false;
       const usize n = std::min(count, static_cast<usize>(end_ - cur_) / sizeof(T));
@@ -72,6 +80,8 @@ class FileLoader : public ArchiveBase<FileLoader> {
   // Makes at least `size` (<= capacity) bytes available at cur_; false (kUnderflow) at the end.
   bool fill(usize size);
   bool get_bytes_slow(u8* data, usize size);
+  // Records kUnderflow for a read of `size` bytes at the current offset; returns false.
+  [[gnu::cold]] bool underflow(usize size);
   // Reads up to `size` bytes from the file; false on a read error (recorded).
   bool read_some(u8* data, usize size, usize& got);
 
