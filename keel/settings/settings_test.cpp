@@ -325,6 +325,28 @@ TEST(Settings, LookupsNeverInsertAndResetRestoresDefaults) {
   EXPECT_TRUE(g.settings.find("width")->is_default());
 }
 
+#if KEEL_ASSERTS_ENABLED
+int g_asserts = 0;
+void count_assert(const AssertInfo&) { ++g_asserts; }
+
+TEST(Settings, DuplicateNamesAreProgrammerErrors) {
+  const ScopedAssertHandler handler(&count_assert);
+  g_asserts = 0;
+  int a = 1;
+  int b = 2;
+  Settings settings;
+  settings.add("speed", a);
+  settings.add("SPEED", b);  // names ignore case: a duplicate
+  EXPECT_EQ(g_asserts, 1);
+  EXPECT_EQ(settings.size(), 1u);  // the later registration replaced the first
+  ASSERT_TRUE(settings.set("speed", "9"));
+  EXPECT_EQ(a, 1);
+  EXPECT_EQ(b, 9);
+  settings.add("bad name", a);
+  EXPECT_EQ(g_asserts, 2);
+}
+#endif
+
 TEST(Settings, BiasOnSingleValuesIsIgnoredAsInTheSeed) {
   Game g;
   ASSERT_TRUE(g.settings.apply("-width=1000"));
