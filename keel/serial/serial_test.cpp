@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -67,8 +68,9 @@ TEST(Serial, Check18_SaverWritesBigEndian) {
 TEST(Serial, Check19_SaverOneByteShortOverflowsAndWritesNothingPastTheEnd) {
   SeedRecord record;
   const usize size = *serialized_size(record);
+  ASSERT_EQ(size, 12u);
   constexpr u8 kGuard = 0xAB;
-  std::vector<u8> buffer(size, 0);
+  std::array<u8, 12> buffer{};
   buffer.back() = kGuard;  // the byte just past a buffer one byte too small
   BufferSaver saver(std::span<u8>(buffer.data(), size - 1));
   saver.io(record);
