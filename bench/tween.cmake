@@ -1,0 +1,1 @@
+keel_add_bench(tween SOURCES ${src} LIBS keel::tween)
