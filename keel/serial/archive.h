@@ -185,16 +185,25 @@ class ArchiveState {
 //   template <WireScalar T> bool get_array(T* data, usize count);
 //   u64 remaining() const;  const LoadLimits& limits() const;
 // and both provide `u64 offset() const` (bytes consumed so far) and `void halt()` (stop all
-// further I/O after an error). The primitives are public for archives built on top of these.
+// further I/O after an error), plus `put_block(const Ts&...)` / `get_block(Ts&...)` for a run of
+// scalars, which must behave exactly like put/get on each in turn (usually: one bounds check for
+// the whole run when it fits, else one by one). The primitives are public for archives built on
+// top of these.
 template <class Derived>
 class ArchiveBase : public ArchiveState {
  public:
   using ArchiveState::ArchiveState;
 
-  // ar(a, b, c) == ar.io(a); ar.io(b); ar.io(c);
+  // ar(a, b, c) == ar.io(a); ar.io(b); ar.io(c); with one difference in speed only: a run of
+  // two or more adjacent scalars (integers, enums, floats) is bounds-checked once as a block.
   template <class... Ts>
   void operator()(Ts&... values) {
-    (io(values), ...);
+    if constexpr (sizeof...(Ts) == 1) {
+      (io(values), ...);
+    } else {
+      std::tuple<Ts&...> refs(values...);
+      io_pack<0>(refs);
+    }
   }
 
   // Sizes, saves or loads one value (see the file comment for the supported types). Savers and
@@ -259,6 +268,39 @@ class ArchiveBase : public ArchiveState {
   static constexpr u64 kMaxLength = std::numeric_limits<u32>::max();
 
   Derived& self() { return static_cast<Derived&>(*this); }
+
+  // Length of the run of scalars starting at element I of a tuple of references.
+  template <usize I, class Tuple>
+  static constexpr usize scalar_run() {
+    if constexpr (I < std::tuple_size_v<Tuple>) {
+      using T = std::remove_const_t<std::remove_reference_t<std::tuple_element_t<I, Tuple>>>;
+      if constexpr (WireScalar<T>) return 1 + scalar_run<I + 1, Tuple>();
+    }
+    return 0;
+  }
+
+  template <usize I, class Tuple>
+  void io_pack(Tuple& refs) {
+    if constexpr (I < std::tuple_size_v<Tuple>) {
+      constexpr usize run = scalar_run<I, Tuple>();
+      if constexpr (run >= 2) {
+        io_block<I>(refs, std::make_index_sequence<run>{});
+        io_pack<I + run>(refs);
+      } else {
+        io(std::get<I>(refs));
+        io_pack<I + 1>(refs);
+      }
+    }
+  }
+
+  template <usize I, class Tuple, usize... K>
+  void io_block(Tuple& refs, std::index_sequence<K...>) {
+    if constexpr (Derived::kLoading) {
+      self().get_block(std::get<I + K>(refs)...);
+    } else {
+      self().put_block(std::get<I + K>(refs)...);
+    }
+  }
 
   void io_bool(bool& value) {
     if constexpr (Derived::kLoading) {

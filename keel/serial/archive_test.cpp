@@ -389,5 +389,50 @@ TEST(SerialTypes, GrowingSaverWritesTheSameBytesInOnePass) {
   EXPECT_EQ(saver.capacity(), capacity);
 }
 
+TEST(SerialTypes, ScalarRunsBehaveExactlyLikeSingleValues) {
+  // ar(a, b, c) checks a run of scalars once; when the run does not fit, the values that do fit
+  // are still written/read and the error is at the first that does not, as with ar.io() each.
+  u32 a = 0x01020304, b = 0x05060708, c = 0x090A0B0C;
+  const f32 d = 2.0f;
+  Sizer sizer;
+  sizer(a, b, c, d);
+  EXPECT_EQ(sizer.size(), 16u);
+
+  std::array<u8, 10> buffer{};
+  buffer[9] = 0xAB;  // guard
+  BufferSaver saver(std::span<u8>(buffer.data(), 9));
+  saver(a, b, c);
+  ASSERT_FALSE(saver.ok());
+  EXPECT_EQ(saver.status().error().code(), ErrorCode::kOverflow);
+  EXPECT_EQ(saver.status().error().where().offset, 8u);
+  EXPECT_EQ(saver.used(), 8u);
+  EXPECT_EQ(buffer, (std::array<u8, 10>{1, 2, 3, 4, 5, 6, 7, 8, 0, 0xAB}));
+
+  u32 x = 0, y = 0, z = 99;
+  BufferLoader loader(std::span<const u8>(buffer.data(), 9));
+  loader(x, y, z);
+  EXPECT_EQ(x, a);
+  EXPECT_EQ(y, b);
+  EXPECT_EQ(z, 99u);  // untouched
+  ASSERT_FALSE(loader.ok());
+  EXPECT_EQ(loader.status().error().code(), ErrorCode::kUnderflow);
+  EXPECT_EQ(loader.status().error().where().offset, 8u);
+
+  GrowingSaver growing(16);
+  growing(a, b, c, d, a, b);  // 24 bytes: grows inside the run
+  ASSERT_TRUE(growing.ok());
+  EXPECT_EQ(growing.used(), 24u);
+  std::vector<u8> full(24);
+  BufferSaver exact(full);
+  exact(a, b, c, d, a, b);
+  EXPECT_EQ(growing.to_vector(), full);
+  u32 r1 = 0, r2 = 0, r3 = 0, r5 = 0, r6 = 0;
+  f32 r4 = 0;
+  BufferLoader back(full);
+  back(r1, r2, r3, r4, r5, r6);
+  ASSERT_TRUE(back.finish());
+  EXPECT_EQ(std::tie(r1, r2, r3, r4, r5, r6), std::tie(a, b, c, d, a, b));
+}
+
 }  // namespace
 }  // namespace keel::serial

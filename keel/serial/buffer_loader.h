@@ -68,6 +68,17 @@ class BufferLoader : public ArchiveBase<BufferLoader> {
     underflow(size);
     return false;
   }
+  template <WireScalar... Ts>
+  bool get_block(Ts&... values) {
+    constexpr usize kSize = (sizeof(Ts) + ...);
+    if (kSize <= static_cast<usize>(end_ - cur_)) [[likely]] {
+      const u8* p = cur_;
+      ((values = load_be<Ts>(p), p += sizeof(Ts)), ...);
+      cur_ = p;
+      return true;
+    }
+    return (get(values) && ...);  // loads what is there, reports the first value that is not
+  }
   u64 remaining() const { return static_cast<u64>(end_ - cur_); }
   u64 offset() const { return static_cast<u64>(cur_ - begin_); }
   const LoadLimits& limits() const { return limits_; }

@@ -64,6 +64,17 @@ class BufferSaver : public ArchiveBase<BufferSaver> {
       overflow(size);
     }
   }
+  template <WireScalar... Ts>
+  void put_block(const Ts&... values) {
+    constexpr usize kSize = (sizeof(Ts) + ...);
+    if (kSize <= static_cast<usize>(end_ - cur_)) [[likely]] {
+      u8* p = cur_;
+      ((store_be(p, values), p += sizeof(Ts)), ...);
+      cur_ = p;
+    } else {
+      (put(values), ...);  // reports the first value that does not fit
+    }
+  }
   u64 offset() const { return used(); }
   void halt() { end_ = cur_; }
 

@@ -71,6 +71,18 @@ class FileLoader : public ArchiveBase<FileLoader> {
     }
     return true;
   }
+  template <WireScalar... Ts>
+  bool get_block(Ts&... values) {
+    constexpr usize kSize = (sizeof(Ts) + ...);
+    if (kSize <= static_cast<usize>(end_ - cur_) ||
+        (kSize <= capacity_ && kSize <= remaining() && fill(kSize))) [[likely]] {
+      const u8* p = cur_;
+      ((values = load_be<Ts>(p), p += sizeof(Ts)), ...);
+      cur_ = p;
+      return true;
+    }
+    return (get(values) && ...);
+  }
   u64 remaining() const { return ok() ? file_size_ - offset() : 0; }
   u64 offset() const { return buffer_offset_ + static_cast<u64>(cur_ - buffer_.get()); }
   const LoadLimits& limits() const { return limits_; }

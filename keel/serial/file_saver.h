@@ -59,6 +59,18 @@ class FileSaver : public ArchiveBase<FileSaver> {
       count -= n;
     }
   }
+  template <WireScalar... Ts>
+  void put_block(const Ts&... values) {
+    constexpr usize kSize = (sizeof(Ts) + ...);
+    if (kSize <= static_cast<usize>(end_ - cur_) || (kSize <= capacity_ && make_room()))
+        [[likely]] {
+      u8* p = cur_;
+      ((store_be(p, values), p += sizeof(Ts)), ...);
+      cur_ = p;
+    } else {
+      (put(values), ...);
+    }
+  }
   u64 offset() const { return flushed_ + static_cast<u64>(cur_ - buffer_.get()); }
   void halt() { end_ = cur_; }
 

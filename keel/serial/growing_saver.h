@@ -56,12 +56,21 @@ class GrowingSaver : public ArchiveBase<GrowingSaver> {
       cur_ += size;
     }
   }
+  template <WireScalar... Ts>
+  void put_block(const Ts&... values) {
+    constexpr usize kSize = (sizeof(Ts) + ...);
+    if (kSize <= static_cast<usize>(end_ - cur_) || grow(kSize)) [[likely]] {
+      u8* p = cur_;
+      ((store_be(p, values), p += sizeof(Ts)), ...);
+      cur_ = p;
+    }
+  }
   u64 offset() const { return used(); }
   void halt() { end_ = cur_; }
 
  private:
   // Makes room for `size` more bytes; false once the saver has failed.
-  bool grow(usize size);
+  [[gnu::cold]] bool grow(usize size);
 
   std::unique_ptr<u8[]> buffer_;
   usize capacity_;

@@ -31,6 +31,10 @@ class Sizer : public ArchiveBase<Sizer> {
   void put_array(const T*, usize count) {
     size_ += count * sizeof(T);
   }
+  template <WireScalar... Ts>
+  void put_block(const Ts&...) {
+    size_ += (sizeof(Ts) + ...);
+  }
   u64 offset() const { return size_; }
   void halt() {}
 
