@@ -16,7 +16,7 @@ namespace {
 
 using testing::Vec2;
 
-TEST(Group, SequenceRunsStepsInOrderAndCarriesTime) {
+TEST(TweenGroup, SequenceRunsStepsInOrderAndCarriesTime) {
   TweenSystem tweens;
   f32 x = -1.0f;
   f32 y = -1.0f;
@@ -41,7 +41,7 @@ TEST(Group, SequenceRunsStepsInOrderAndCarriesTime) {
   EXPECT_EQ(tweens.size(), 0u);
 }
 
-TEST(Group, ManyStepsEndingInOneUpdate) {
+TEST(TweenGroup, ManyStepsEndingInOneUpdate) {
   TweenSystem tweens;
   f32 a = 0.0f;
   f32 b = 0.0f;
@@ -54,7 +54,7 @@ TEST(Group, ManyStepsEndingInOneUpdate) {
   EXPECT_NEAR(c, 2.5f, 1e-5f);
 }
 
-TEST(Group, ParallelEndsWithItsLongestStep) {
+TEST(TweenGroup, ParallelEndsWithItsLongestStep) {
   TweenSystem tweens;
   f32 x = 0.0f;
   Vec2 v;
@@ -74,7 +74,7 @@ TEST(Group, ParallelEndsWithItsLongestStep) {
   EXPECT_EQ(done, 1);
 }
 
-TEST(Group, ParallelInsideSequenceCarriesTheLastStepsOvershoot) {
+TEST(TweenGroup, ParallelInsideSequenceCarriesTheLastStepsOvershoot) {
   TweenSystem tweens;
   f32 x = 0.0f;
   f32 y = 0.0f;
@@ -88,7 +88,7 @@ TEST(Group, ParallelInsideSequenceCarriesTheLastStepsOvershoot) {
   EXPECT_FLOAT_EQ(z, 2.5f);
 }
 
-TEST(Group, WaitAndCall) {
+TEST(TweenGroup, WaitAndCall) {
   TweenSystem tweens;
   std::vector<std::string> log;
   f32 x = -1.0f;
@@ -104,7 +104,7 @@ TEST(Group, WaitAndCall) {
   EXPECT_FLOAT_EQ(x, 2.5f);
 }
 
-TEST(Group, StepCallbacksRunBeforeTheNextStep) {
+TEST(TweenGroup, StepCallbacksRunBeforeTheNextStep) {
   TweenSystem tweens;
   std::vector<std::string> log;
   f32 x = 0.0f;
@@ -116,7 +116,7 @@ TEST(Group, StepCallbacksRunBeforeTheNextStep) {
   EXPECT_EQ(log, (std::vector<std::string>{"tween", "call", "group"}));
 }
 
-TEST(Group, LoopingSequence) {
+TEST(TweenGroup, LoopingSequence) {
   TweenSystem tweens;
   f32 x = 0.0f;
   int calls = 0;
@@ -136,7 +136,7 @@ TEST(Group, LoopingSequence) {
   EXPECT_FALSE(tweens.alive(seq));
 }
 
-TEST(Group, ForeverGroupOfInstantStepsDoesNotHangTheFrame) {
+TEST(TweenGroup, ForeverGroupOfInstantStepsDoesNotHangTheFrame) {
   TweenSystem tweens;
   int calls = 0;
   const TweenHandle seq = tweens.sequence({steps::call([&] { ++calls; })}, {.loops = kForever});
@@ -149,7 +149,7 @@ TEST(Group, ForeverGroupOfInstantStepsDoesNotHangTheFrame) {
   EXPECT_EQ(calls, 2);
 }
 
-TEST(Group, ManyInstantPlaysDoNotRecurse) {
+TEST(TweenGroup, ManyInstantPlaysDoNotRecurse) {
   TweenSystem tweens;
   int calls = 0;
   tweens.sequence({steps::call([&] { ++calls; })}, {.loops = 100000});
@@ -158,7 +158,7 @@ TEST(Group, ManyInstantPlaysDoNotRecurse) {
   EXPECT_EQ(tweens.size(), 0u);
 }
 
-TEST(Group, NestedGroups) {
+TEST(TweenGroup, NestedGroups) {
   TweenSystem tweens;
   f32 a = 0.0f;
   f32 b = 0.0f;
@@ -180,7 +180,7 @@ TEST(Group, NestedGroups) {
   EXPECT_FALSE(tweens.alive(outer));
 }
 
-TEST(Group, GroupDelay) {
+TEST(TweenGroup, GroupDelay) {
   TweenSystem tweens;
   f32 x = -1.0f;
   tweens.sequence({steps::tween(x, 1.0f, 0.0f, 10.0f)}, {.delay = 0.5f});
@@ -190,7 +190,7 @@ TEST(Group, GroupDelay) {
   EXPECT_FLOAT_EQ(x, 2.5f);
 }
 
-TEST(Group, KillingAGroupKillsItsRunningSteps) {
+TEST(TweenGroup, KillingAGroupKillsItsRunningSteps) {
   TweenSystem tweens;
   f32 x = 0.0f;
   f32 y = 0.0f;
@@ -208,7 +208,7 @@ TEST(Group, KillingAGroupKillsItsRunningSteps) {
   EXPECT_FALSE(done);
 }
 
-TEST(Group, KillingAStepMovesTheSequenceOn) {
+TEST(TweenGroup, KillingAStepMovesTheSequenceOn) {
   TweenSystem tweens;
   f32 x = 0.0f;
   f32 y = -1.0f;
@@ -221,7 +221,7 @@ TEST(Group, KillingAStepMovesTheSequenceOn) {
   EXPECT_TRUE(tweens.alive(seq));
 }
 
-TEST(Group, PausingAGroupPausesItsStepsAndTheOnesItStartsLater) {
+TEST(TweenGroup, PausingAGroupPausesItsStepsAndTheOnesItStartsLater) {
   TweenSystem tweens;
   f32 x = 0.0f;
   f32 y = -1.0f;
@@ -240,7 +240,7 @@ TEST(Group, PausingAGroupPausesItsStepsAndTheOnesItStartsLater) {
   EXPECT_FLOAT_EQ(y, 5.0f);
 }
 
-TEST(Group, ResetRestartsFromTheFirstStep) {
+TEST(TweenGroup, ResetRestartsFromTheFirstStep) {
   TweenSystem tweens;
   f32 x = 0.0f;
   f32 y = 0.0f;
@@ -255,7 +255,7 @@ TEST(Group, ResetRestartsFromTheFirstStep) {
   EXPECT_FALSE(tweens.elapsed(seq).has_value());
 }
 
-TEST(Group, CallStepMayKillItsOwnGroup) {
+TEST(TweenGroup, CallStepMayKillItsOwnGroup) {
   TweenSystem tweens;
   f32 x = -1.0f;
   TweenHandle seq;
@@ -267,7 +267,7 @@ TEST(Group, CallStepMayKillItsOwnGroup) {
   EXPECT_EQ(tweens.size(), 0u);
 }
 
-TEST(Group, CallStepInParallelMayKillItsGroup) {
+TEST(TweenGroup, CallStepInParallelMayKillItsGroup) {
   TweenSystem tweens;
   f32 x = -1.0f;
   TweenHandle par;
@@ -279,7 +279,7 @@ TEST(Group, CallStepInParallelMayKillItsGroup) {
   EXPECT_EQ(tweens.size(), 0u);
 }
 
-TEST(Group, KillTargetsInCancelsAGroupBeforeItReachesTheObject) {
+TEST(TweenGroup, KillTargetsInCancelsAGroupBeforeItReachesTheObject) {
   struct Enemy {
     f32 x = 0.0f;
   };
@@ -298,7 +298,7 @@ TEST(Group, KillTargetsInCancelsAGroupBeforeItReachesTheObject) {
   EXPECT_TRUE(tweens.alive(unrelated));
 }
 
-TEST(Group, EmptyGroupsEndAtOnce) {
+TEST(TweenGroup, EmptyGroupsEndAtOnce) {
   TweenSystem tweens;
   int done = 0;
   tweens.sequence({}, {.on_complete = [&] { ++done; }});

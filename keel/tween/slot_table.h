@@ -6,6 +6,7 @@
 #include "keel/core/types.h"
 #include "keel/tween/handle.h"
 
+#include <utility>
 #include <vector>
 
 namespace keel::tween::detail {
@@ -36,12 +37,15 @@ class SlotTable {
   void free(HandleType handle) {
     KEEL_ASSERT(alive(handle), "freeing a dead slot");
     Slot& slot = slots_[handle.index];
+    [[maybe_unused]] Payload dead = std::move(slot.payload);
     slot.payload = Payload{};
     slot.live = false;
     if (++slot.generation == 0) slot.generation = 1;  // 0 is the null handle's
     slot.next_free = free_head_;
     free_head_ = handle.index;
     --live_;
+    // `dead` is destroyed on return, once the table is consistent: its destructor (say, a
+    // callback's captures) may use the table again.
   }
 
   bool alive(HandleType handle) const {

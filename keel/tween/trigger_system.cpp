@@ -115,10 +115,16 @@ void TriggerSystem::kill_all() {
 }
 
 void TriggerSystem::compact() {
+  // Dead records are destroyed only after the lists are consistent again: their handlers'
+  // captures may own objects whose destructors create or kill triggers.
+  std::vector<Record> dead;
   if (dirty_) {
     usize out = 0;
     for (usize i = 0; i < records_.size(); ++i) {
-      if (records_[i].dead) continue;
+      if (records_[i].dead) {
+        dead.push_back(std::move(records_[i]));
+        continue;
+      }
       if (out != i) records_[out] = std::move(records_[i]);
       slots_.at(records_[out].self.index).index = static_cast<u32>(out);
       ++out;
@@ -127,7 +133,10 @@ void TriggerSystem::compact() {
     dirty_ = false;
   }
   for (Record& r : pending_) {
-    if (r.dead) continue;
+    if (r.dead) {
+      dead.push_back(std::move(r));
+      continue;
+    }
     slots_.at(r.self.index) = Place{static_cast<u32>(records_.size()), false};
     records_.push_back(std::move(r));
   }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,27 @@ TEST(Trigger, HandlerMayKillEverything) {
   EXPECT_EQ(triggers.size(), 0u);
   triggers.update();
   EXPECT_EQ(fired, 1);
+}
+
+TEST(Trigger, HandlerCapturesMayUseTheSystemWhenDestroyed) {
+  struct Owner {
+    TriggerSystem* triggers;
+    int* watched;
+    ~Owner() {
+      for (int i = 0; i < 100; ++i) triggers->equals(*watched, 1, [] {});  // records grow
+    }
+  };
+  TriggerSystem triggers;
+  int v = 0;
+  auto owner = std::make_shared<Owner>(&triggers, &v);
+  triggers.equals(v, 0, [owner] {});  // fires once, then its record (and the owner) dies
+  owner.reset();
+  for (int i = 0; i < 5; ++i) triggers.equals(v, 7, [] {});
+  triggers.update();
+  EXPECT_EQ(triggers.size(), 105u);
+  v = 1;
+  triggers.update();
+  EXPECT_EQ(triggers.size(), 5u);
 }
 
 TEST(Trigger, PauseResumeAndIds) {

@@ -158,7 +158,11 @@ TweenSystem::Group* TweenSystem::group_of(TweenHandle h) {
 
 void TweenSystem::release(TweenHandle h) {
   detail::TweenSlot& slot = slots_.at(h.index);
+  // Destroyed last, when the system is consistent again: the steps' captures may own objects
+  // whose destructors use the system (kill_targets_in, new tweens).
+  Group dead;
   if (slot.pool == kGroupPool) {
+    dead = std::move(groups_[slot.row]);
     groups_[slot.row] = Group{};
     free_groups_.push_back(slot.row);
   } else {

@@ -2,6 +2,8 @@
 // handles, dead targets, and a randomized comparison against a simple model.
 #include "keel/tween/tween_system.h"
 
+#include "keel/tween/steps.h"
+
 #include "keel/tween/testing/values.h"
 
 #include <gtest/gtest.h>
@@ -275,6 +277,34 @@ TEST(TweenSystem, KillTargetsInKillsTweensOnADyingObject) {
   tweens.update(0.1);  // ASan would catch a write to the freed sprite
   EXPECT_TRUE(tweens.alive(keep));
   EXPECT_EQ(tweens.size(), 1u);
+}
+
+TEST(TweenSystem, CallbackCapturesMayUseTheSystemWhenDestroyed) {
+  // A callback owns an object whose destructor kills tweens on itself and starts new ones; the
+  // destructor runs while the tween that held the callback is being released.
+  struct Owner {
+    TweenSystem* tweens;
+    f32* elsewhere;
+    f32 value = 0.0f;
+    ~Owner() {
+      tweens->kill_targets_in(this, sizeof(*this));
+      for (int i = 0; i < 200; ++i) tweens->tween(*elsewhere, 1.0f, 0.0f, 1.0f);  // slots grow
+    }
+  };
+  TweenSystem tweens;
+  f32 x = 0.0f;
+  f32 elsewhere = 0.0f;
+  auto owner = std::make_shared<Owner>(&tweens, &elsewhere);
+  tweens.tween(owner->value, 5.0f, 0.0f, 1.0f);
+  const TweenHandle h = tweens.tween(x, 1.0f, 0.0f, 1.0f, {.on_complete = [owner] {}});
+  const TweenHandle g = tweens.sequence({steps::call([owner] {}), steps::wait(5.0f)});
+  owner.reset();
+  tweens.update(0.5);
+  EXPECT_TRUE(tweens.kill(g));  // the group's steps hold one reference
+  EXPECT_TRUE(tweens.kill(h));  // the tween's callback the last: ~Owner runs in here
+  EXPECT_EQ(tweens.size(), 200u);
+  tweens.update(0.5);
+  EXPECT_FLOAT_EQ(elsewhere, 0.5f);
 }
 
 TEST(TweenSystem, KillAllAndReuse) {

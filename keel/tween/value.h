@@ -17,8 +17,10 @@
 
 namespace keel::tween {
 
+// Default-constructible and copyable too (rows store control values by value).
 template <typename T>
-concept Tweenable = std::copyable<T> && requires(const T& x, const T& y, f32 s) {
+concept Tweenable = std::copyable<T> && std::default_initializable<T> &&
+    requires(const T& x, const T& y, f32 s) {
   { x + y } -> std::convertible_to<T>;
   { x* s } -> std::convertible_to<T>;
 };
