@@ -11,11 +11,9 @@
 
 namespace keel::tween::detail {
 
-// e / d clamped above at 1 (e >= 0 here); 0 / 0 (a zero-length tween) is NaN and maps to 1.
-inline f32 progress_upto1(f32 e, f32 d) {
-  const f32 b = e / d;
-  return b < 1.0f ? b : 1.0f;
-}
+// clamp(e / d, 0, 1) for e >= 0, written so that the end (e >= d) is exactly 1 without dividing,
+// and a zero-length tween (d = 0) is at its end instead of at 0 / 0.
+inline f32 progress_upto1(f32 e, f32 d) { return e < d ? e / d : 1.0f; }
 
 struct FloatRow {
   f32* target = nullptr;
