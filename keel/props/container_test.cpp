@@ -109,7 +109,9 @@ TEST(Props, StringLiteralsAreStoredAsStrings) {
   EXPECT_EQ(props.type_of("name").value(), type_id<std::string>());
   EXPECT_EQ(props.get<std::string>("name").value(), "Nobody");
   ASSERT_TRUE(props.set("name", std::string_view("Big Level")));
-  EXPECT_EQ(*props.find<std::string>("name"), "Big Level");
+  const std::string* name = props.find<std::string>("name");
+  ASSERT_NE(name, nullptr);
+  EXPECT_EQ(*name, "Big Level");
   ASSERT_TRUE(props.req("title", "x"));
   EXPECT_EQ(props.get<std::string>("title").value(), "x");
 }
