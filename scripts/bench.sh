@@ -13,5 +13,5 @@ for exe in build/release/bench/keel_bench_*; do
   "$exe" "$@" | tee -a "$log"
 done
 echo "==== ratios"
-grep '^ratio=' "$log" || echo "(no ratio lines)"
+grep -o 'ratio=.*' "$log" || echo "(no ratio lines)"
 rm -f "$log"

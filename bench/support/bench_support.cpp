@@ -54,6 +54,8 @@ int run_main(int argc, char** argv) {
   CapturingReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
+  // The console reporter may leave a colour-reset sequence at the start of the next line.
+  if (!ratios().empty()) std::printf("\033[0m\nratios:\n");
   for (const Ratio& r : ratios()) {
     const double num = measured_ns(r.numerator);
     const double den = measured_ns(r.denominator);
