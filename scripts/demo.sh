@@ -7,4 +7,4 @@ scripts/setup.sh
 cmake --preset release >/dev/null
 cmake --build --preset release --target keel-demo
 cd build/release/games/demo
-exec ./keel-demo --settings "$OLDPWD/games/demo/demo.cfg" --trace demo_trace.json "$@"
+exec ./keel-demo --settings "$OLDPWD/games/demo/demo.cfg" trace=demo_trace.json "$@"
