@@ -1,6 +1,7 @@
 #include "keel/profile/report.h"
 
 #include "keel/profile/fake_profiler.h"
+#include "keel/profile/testing/table91.h"
 
 #include <gtest/gtest.h>
 
@@ -10,31 +11,14 @@
 namespace keel::profile {
 namespace {
 
-constexpr Site kA{"A", __FILE__, __LINE__};
-constexpr Site kB{"B", __FILE__, __LINE__};
-constexpr Site kC{"C", __FILE__, __LINE__};
-constexpr Site kD{"D", __FILE__, __LINE__};
-constexpr Site kE{"E", __FILE__, __LINE__};
-constexpr Site kF{"F", __FILE__, __LINE__};
-constexpr Site kG{"G", __FILE__, __LINE__};
-
-// The book's Figure 9.2 / Table 9.1 frame: 1000 ticks; A 700 {C 300, D 394 {F 246, G 146}};
-// B 250 {C 120, E 110}.
-void run_table91_frame(FakeProfiler& f) {
-  f.begin_frame(0);
-  f.enter(kA, 0);
-  f.sample(kC, 1, 301);
-  f.enter(kD, 302);
-  f.sample(kF, 303, 549);
-  f.sample(kG, 549, 695);
-  f.leave(kD, 696);
-  f.leave(kA, 700);
-  f.enter(kB, 700);
-  f.sample(kC, 701, 821);
-  f.sample(kE, 821, 931);
-  f.leave(kB, 950);
-  f.end_frame(1000);
-}
+using testing::kA;
+using testing::kB;
+using testing::kC;
+using testing::kD;
+using testing::kE;
+using testing::kF;
+using testing::kG;
+using testing::run_table91_frame;
 
 TEST(ProfileReport, Check12_LogTableLayout) {
   constexpr Site kLoop{"Kernel task loop", __FILE__, __LINE__};

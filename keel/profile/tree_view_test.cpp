@@ -1,6 +1,7 @@
 #include "keel/profile/tree_view.h"
 
 #include "keel/profile/fake_profiler.h"
+#include "keel/profile/testing/table91.h"
 
 #include <gtest/gtest.h>
 
@@ -10,29 +11,14 @@
 namespace keel::profile {
 namespace {
 
-constexpr Site kA{"A", __FILE__, __LINE__};
-constexpr Site kB{"B", __FILE__, __LINE__};
-constexpr Site kC{"C", __FILE__, __LINE__};
-constexpr Site kD{"D", __FILE__, __LINE__};
-constexpr Site kE{"E", __FILE__, __LINE__};
-constexpr Site kF{"F", __FILE__, __LINE__};
-constexpr Site kG{"G", __FILE__, __LINE__};
-
-void run_table91_frame(FakeProfiler& f) {
-  f.begin_frame(0);
-  f.enter(kA, 0);
-  f.sample(kC, 1, 301);
-  f.enter(kD, 302);
-  f.sample(kF, 303, 549);
-  f.sample(kG, 549, 695);
-  f.leave(kD, 696);
-  f.leave(kA, 700);
-  f.enter(kB, 700);
-  f.sample(kC, 701, 821);
-  f.sample(kE, 821, 931);
-  f.leave(kB, 950);
-  f.end_frame(1000);
-}
+using testing::kA;
+using testing::kB;
+using testing::kC;
+using testing::kD;
+using testing::kE;
+using testing::kF;
+using testing::kG;
+using testing::run_table91_frame;
 
 std::vector<std::string> names(const Profiler& p, const TreeView& view) {
   std::vector<std::string> out;
