@@ -13,6 +13,9 @@ packages=(
   libfmt-dev libxxhash-dev libzstd-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev libcereal-dev
+  # benchmark peers and tool checks: Lua 5.4 (script VM), the zstd and ninja commands
+  # (pack, build tool), Graphviz (keel-fsm dot)
+  liblua5.4-dev zstd graphviz
 )
 
 missing=()
