@@ -1,0 +1,57 @@
+#include "keel/text/document.h"
+
+#include "keel/core/file.h"
+
+#include <algorithm>
+
+namespace keel::text {
+
+namespace {
+constexpr usize kTokensPerBlock = 1024;
+}
+
+Document::Document(std::string source, std::string filename)
+    : source_(std::move(source)), filename_(std::move(filename)) {}
+
+Token* Document::new_token(TokenType type, std::string_view text, u32 line, u32 column) {
+  if (blocks_.empty() || block_used_ == kTokensPerBlock) {
+    blocks_.push_back(std::make_unique<Token[]>(kTokensPerBlock));
+    block_used_ = 0;
+  }
+  Token* t = &blocks_.back()[block_used_++];
+  t->type = type;
+  t->text = text;
+  t->file = filename_;
+  t->line = line;
+  t->column = column;
+  ++token_count_;
+  return t;
+}
+
+std::string_view Document::store(std::string_view text) { return stored_.emplace_back(text); }
+
+std::string_view Document::line_text(u32 line) const {
+  if (line_starts_.empty()) {
+    line_starts_.push_back(0);
+    for (usize i = 0; i < source_.size(); ++i) {
+      if (source_[i] == '\n') line_starts_.push_back(static_cast<u32>(i + 1));
+    }
+  }
+  if (line == 0 || line > line_starts_.size()) return {};
+  const usize start = line_starts_[line - 1];
+  usize end = line < line_starts_.size() ? line_starts_[line] - 1 : source_.size();
+  if (end > start && source_[end - 1] == '\r') --end;
+  return std::string_view(source_).substr(start, end - start);
+}
+
+std::unique_ptr<Document> parse_file(const std::filesystem::path& path, Diagnostics& diagnostics,
+                                     const ParseOptions& options) {
+  auto bytes = read_file(path);
+  if (!bytes) {
+    diagnostics.error(SourceLocation::text(path.string(), 0), bytes.error().message());
+    return nullptr;
+  }
+  return parse(std::move(*bytes), path.string(), diagnostics, options);
+}
+
+}  // namespace keel::text

@@ -1,0 +1,67 @@
+// A parsed command file (the book's PARSEDFILE): owns the source text, every token (one arena)
+// and any text created by tree transforms. Destroying the Document frees all of it.
+//
+//   text::Diagnostics diag;
+//   auto doc = text::parse_file("data/level1.txt", diag);
+//   if (!doc) { fmt::print(stderr, "{}", diag.render()); return 1; }
+//   for (const text::Token& statement : text::chain(doc->first())) { ... }
+#pragma once
+
+#include "keel/core/types.h"
+#include "keel/text/diagnostics.h"
+#include "keel/text/token.h"
+
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace keel::text {
+
+class Document {
+ public:
+  Document(std::string source, std::string filename);
+  Document(const Document&) = delete;
+  Document& operator=(const Document&) = delete;
+
+  const Token* first() const { return first_; }
+  Token* first() { return first_; }
+  void set_first(Token* first) { first_ = first; }
+
+  const std::string& filename() const { return filename_; }
+  std::string_view source() const { return source_; }
+  // The text of a 1-based line without its line break (empty past the end).
+  std::string_view line_text(u32 line) const;
+
+  // Tree transforms create tokens and text here; both live as long as the Document.
+  Token* new_token(TokenType type, std::string_view text, u32 line = 0, u32 column = 0);
+  std::string_view store(std::string_view text);
+
+  usize token_count() const { return token_count_; }
+
+ private:
+  std::string source_;
+  std::string filename_;
+  Token* first_ = nullptr;
+  std::vector<std::unique_ptr<Token[]>> blocks_;
+  usize block_used_ = 0;
+  usize token_count_ = 0;
+  std::deque<std::string> stored_;
+  mutable std::vector<u32> line_starts_;  // built on first line_text()
+};
+
+struct ParseOptions {
+  usize max_errors = 25;  // stop after this many errors
+};
+
+// Parses `source`; syntax errors go to `diagnostics` (several per file: the parser skips to the
+// next statement after each). Returns nullptr when there were errors.
+std::unique_ptr<Document> parse(std::string source, std::string filename, Diagnostics& diagnostics,
+                                const ParseOptions& options = {});
+// Reads and parses a file. An unreadable file is one error located at the file.
+std::unique_ptr<Document> parse_file(const std::filesystem::path& path, Diagnostics& diagnostics,
+                                     const ParseOptions& options = {});
+
+}  // namespace keel::text
