@@ -297,8 +297,9 @@ class Parser {
       }
       case Lex::kOpen: error_here("'(' must follow a command name"); return nullptr;
       case Lex::kEnd:
-        error_here(fmt::format("`{}(...)` is not finished: expected ';' before the end of the file",
-                               cmd->text));
+        error_at(cmd->line, cmd->column,
+                 fmt::format("`{}(...)` is not finished: expected ';' before the end of the file",
+                             cmd->text));
         return nullptr;
       default:
         error_here(fmt::format("expected ';', '{{' or a command after `{}(...)`, got {}", cmd->text,
