@@ -1,0 +1,1 @@
+keel_add_bench(text SOURCES ${src} LIBS keel::text)
