@@ -29,6 +29,17 @@ void Diagnostics::warning(const Token& at, std::string message) {
 void Diagnostics::clear() {
   items_.clear();
   errors_ = 0;
+  kept_.clear();
+}
+
+void Diagnostics::keep_source(std::string filename, std::string text) {
+  for (auto& [name, kept] : kept_) {
+    if (name == filename) {
+      kept = std::move(text);
+      return;
+    }
+  }
+  kept_.emplace_back(std::move(filename), std::move(text));
 }
 
 Status Diagnostics::status() const {
@@ -100,6 +111,9 @@ std::string Diagnostics::render(std::span<const Document* const> sources) const 
   std::string out;
   for (const Diagnostic& d : items_) {
     std::string_view source;
+    for (const auto& [name, text] : kept_) {
+      if (name == d.error.where().file) source = text;
+    }
     for (const Document* doc : sources) {
       if (doc != nullptr && doc->filename() == d.error.where().file) source = doc->source();
     }

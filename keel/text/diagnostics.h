@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace keel::text {
@@ -54,14 +55,19 @@ class Diagnostics {
   // The first error as a Status (ok when there is none): for callers that want one error.
   Status status() const;
 
-  // Every diagnostic with its source line and a caret, taken from whichever of `sources` has the
-  // diagnostic's file name; lines of other files are printed without the excerpt.
+  // Keeps a copy of a file's text for render(); the parser does this for files that failed to
+  // parse (their Document is gone by the time the errors are printed).
+  void keep_source(std::string filename, std::string text);
+
+  // Every diagnostic with its source line and a caret, taken from whichever of `sources` (or the
+  // kept texts) has the diagnostic's file name; other diagnostics print without the excerpt.
   std::string render(std::span<const Document* const> sources = {}) const;
   std::string render(const Document& source) const;
 
  private:
   std::vector<Diagnostic> items_;
   usize errors_ = 0;
+  std::vector<std::pair<std::string, std::string>> kept_;
 };
 
 // "file:line:col: error: message" plus, when `source` is the file's text, the line and a caret.

@@ -405,7 +405,10 @@ std::unique_ptr<Document> parse(std::string source, std::string filename, Diagno
                                 const ParseOptions& options) {
   auto doc = std::make_unique<Document>(std::move(source), std::move(filename));
   Parser parser(*doc, diagnostics, options);
-  if (!parser.run()) return nullptr;
+  if (!parser.run()) {
+    diagnostics.keep_source(doc->filename(), std::string(doc->source()));
+    return nullptr;
+  }
   return doc;
 }
 
