@@ -1,0 +1,90 @@
+// PackFile: a whole pack file in memory, for tools and the merge step (list, verify, extract).
+// The game loads packs with Loader (loader.h) instead, which streams blocks into their own memory.
+//
+//   auto pack = PackFile::open("level1.kpk");
+//   for (const PackItem& item : pack->items()) ...
+//   auto bytes = pack->read_chunk(name_hash("face"), item.primary);   // decompressed
+//   keel::Status ok = pack->verify();
+#pragma once
+
+#include "keel/core/error.h"
+#include "keel/pack/format.h"
+#include "keel/pack/index.h"
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace keel::pack {
+
+struct PackItem {
+  Hash name_hash = 0;
+  Hash type_hash = 0;
+  LocatorId primary;
+  std::string name;  // from the dictionary; empty when the file has none
+};
+
+struct PackBlock {
+  u16 type = 0;
+  u32 alignment = 1;
+  u32 length = 0;         // loaded size
+  u32 stored_length = 0;  // size in the file
+  Compression compression = Compression::kNone;
+  u64 checksum = 0;
+  u64 file_offset = 0;
+  u32 chunk_count = 0;
+};
+
+struct PackChunk {
+  Hash name_hash = 0;
+  LocatorId locator;
+  u32 block_offset = 0;
+  u32 length = 0;
+};
+
+class PackFile {
+ public:
+  static Result<PackFile> open(const std::filesystem::path& path, ReadOptions options = {});
+  static Result<PackFile> from_bytes(std::vector<u8> bytes, std::string label = "<memory>",
+                                     ReadOptions options = {});
+
+  PackFile(PackFile&&) noexcept = default;
+  PackFile& operator=(PackFile&&) noexcept = default;
+
+  const std::string& label() const { return label_; }
+  u64 file_size() const { return bytes_.size(); }
+  bool has_dictionary() const { return index_.master().dictionary_length != 0; }
+
+  const std::vector<PackItem>& items() const { return items_; }
+  const std::vector<PackBlock>& blocks() const { return blocks_; }
+  std::vector<PackChunk> chunks(usize block) const;  // in key order
+  const PackItem* find_item(std::string_view name) const;
+  const PackItem* find_item_hash(Hash name_hash) const;
+  const PackBlock* find_block(u16 type) const;
+
+  // The block's loaded bytes (decompressed; checksum checked unless disabled).
+  Result<std::vector<std::byte>> read_block(usize block) const;
+  // One chunk's bytes.
+  Result<std::vector<std::byte>> read_chunk(Hash name_hash, LocatorId locator) const;
+  // Every check: checksums, each block decompresses to its length, dictionary consistent.
+  Status verify() const;
+
+  const PackIndex& index() const { return index_; }
+
+ private:
+  PackFile() = default;
+  Status init(ReadOptions options);
+
+  std::string label_;
+  std::vector<u8> bytes_;  // heap buffer: its address survives moves, so index_'s spans stay valid
+  PackIndex index_;
+  ReadOptions options_;
+  std::vector<PackItem> items_;
+  std::vector<PackBlock> blocks_;
+};
+
+}  // namespace keel::pack
