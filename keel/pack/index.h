@@ -83,6 +83,7 @@ class PackIndex {
   std::vector<BlockView> blocks_;
   u64 dictionary_offset_ = 0;
   u64 total_block_length_ = 0;
+  bool verify_checksums_ = true;
 };
 
 }  // namespace keel::pack

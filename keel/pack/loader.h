@@ -38,7 +38,7 @@ namespace keel::pack {
 
 struct LoadOptions {
   bool load_names = false;  // read the names dictionary (else it is skipped)
-  ReadOptions read;         // checksums and size limits
+  ReadOptions read = {};    // checksums and size limits
   // Checked between blocks and between setups; when set the load stops with kRefused.
   const std::atomic<bool>* cancel = nullptr;
 };
@@ -107,12 +107,13 @@ class Loader {
   Result<LoadedPack> load_bytes(std::span<const std::byte> bytes, const LoadOptions& options = {},
                                 std::string label = "<memory>") const;
 
+  class Source;  // where load() reads from (a file or memory); defined in loader.cpp
+
  private:
   struct BlockConfig {
     Allocator* allocator = nullptr;
     bool release_after_setup = false;
   };
-  class Source;
   Result<LoadedPack> load_from(Source& source, const LoadOptions& options) const;
 
   Allocator* long_lived_;

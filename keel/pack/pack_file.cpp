@@ -1,0 +1,157 @@
+#include "keel/pack/pack_file.h"
+
+#include "keel/core/file.h"
+#include "keel/pack/compression.h"
+
+#include <cstring>
+
+namespace keel::pack {
+
+Result<PackFile> PackFile::open(const std::filesystem::path& path, ReadOptions options) {
+  auto text = read_file(path);
+  if (!text) return std::unexpected(text.error());
+  std::vector<u8> bytes(text->size());
+  if (!text->empty()) std::memcpy(bytes.data(), text->data(), text->size());
+  return from_bytes(std::move(bytes), path.string(), options);
+}
+
+Result<PackFile> PackFile::from_bytes(std::vector<u8> bytes, std::string label,
+                                      ReadOptions options) {
+  PackFile file;
+  file.label_ = std::move(label);
+  file.bytes_ = std::move(bytes);
+  if (auto s = file.init(options); !s) return std::unexpected(s.error());
+  return file;
+}
+
+Status PackFile::init(ReadOptions options) {
+  options_ = options;
+  const std::span<const u8> all(bytes_);
+  auto header = PackIndex::parse_header(all, all.size(), label_);
+  if (!header) return std::unexpected(header.error());
+  auto master =
+      PackIndex::parse_master_header(all.subspan(kFileHeaderSize), *header, all.size(), label_);
+  if (!master) return std::unexpected(master.error());
+  const usize block_index_at = kFileHeaderSize + master->index_length;
+  const usize table_at = kFileHeaderSize + header->book_length;
+  auto index = PackIndex::parse(*header, all.subspan(kFileHeaderSize, master->index_length),
+                                all.subspan(block_index_at, master->total_block_index_length),
+                                all.subspan(table_at), all.size(), options, label_);
+  if (!index) return std::unexpected(index.error());
+  index_ = std::move(*index);
+
+  std::vector<std::string> names;
+  if (master->dictionary_length != 0) {
+    auto parsed = index_.parse_dictionary(
+        all.subspan(static_cast<usize>(index_.dictionary_offset()), master->dictionary_length),
+        label_);
+    if (!parsed) return std::unexpected(parsed.error());
+    names = std::move(*parsed);
+  }
+  items_.clear();
+  items_.reserve(index_.item_count());
+  for (usize i = 0; i < index_.item_count(); ++i) {
+    const MasterIndexEntry e = index_.item(i);
+    items_.push_back(PackItem{e.name_hash, e.type_hash, e.primary_chunk,
+                              names.empty() ? std::string() : std::move(names[i])});
+  }
+  blocks_.clear();
+  for (const BlockView& b : index_.blocks()) {
+    blocks_.push_back(PackBlock{static_cast<u16>(b.header.block_type), b.header.block_alignment,
+                                b.header.block_length, b.storage.stored_length,
+                                b.storage.compression, b.storage.checksum, b.stored_offset,
+                                b.header.num_items});
+  }
+  return ok();
+}
+
+std::vector<PackChunk> PackFile::chunks(usize block) const {
+  std::vector<PackChunk> out;
+  if (block >= index_.blocks().size()) return out;
+  const BlockView& view = index_.blocks()[block];
+  out.reserve(view.header.num_items);
+  for (usize i = 0; i < view.header.num_items; ++i) {
+    const BlockIndexEntry e = index_.entry(view, i);
+    out.push_back(PackChunk{e.name_hash, e.locator_id, e.block_offset, e.data_length});
+  }
+  return out;
+}
+
+const PackItem* PackFile::find_item(std::string_view name) const {
+  return find_item_hash(name_hash(name));
+}
+
+const PackItem* PackFile::find_item_hash(Hash hash) const {
+  auto i = index_.find_item(hash);
+  return i ? &items_[*i] : nullptr;
+}
+
+const PackBlock* PackFile::find_block(u16 type) const {
+  const BlockView* view = index_.find_block(type);
+  return view ? &blocks_[static_cast<usize>(view - index_.blocks().data())] : nullptr;
+}
+
+Result<std::vector<std::byte>> PackFile::read_block(usize block) const {
+  if (block >= blocks_.size()) {
+    return fail(ErrorCode::kOutOfRange, "{}: no block {}", label_, block);
+  }
+  const PackBlock& b = blocks_[block];
+  const auto* stored = reinterpret_cast<const std::byte*>(bytes_.data()) + b.file_offset;
+  const std::span<const std::byte> input(stored, b.stored_length);
+  if (options_.verify_checksums && hash64(input.data(), input.size()) != b.checksum) {
+    return fail_at(SourceLocation::bytes(label_, b.file_offset), ErrorCode::kCorrupt,
+                   "block {} (type {}) checksum mismatch", block, b.type);
+  }
+  std::vector<std::byte> out(b.length);
+  if (auto s = decompress(b.compression, input, out); !s) {
+    return fail_at(SourceLocation::bytes(label_, b.file_offset), s.error().code(),
+                   "block {} (type {}): {}", block, b.type, s.error().message());
+  }
+  return out;
+}
+
+Result<std::vector<std::byte>> PackFile::read_chunk(Hash hash, LocatorId locator) const {
+  auto entry = index_.find_chunk(hash, locator);
+  if (!entry) {
+    return fail(ErrorCode::kNotFound, "{}: no chunk 0x{:08X} of asset 0x{:08X}", label_,
+                locator.value, hash);
+  }
+  const BlockView* view = index_.find_block(locator.block_id());
+  auto data = read_block(static_cast<usize>(view - index_.blocks().data()));
+  if (!data) return std::unexpected(data.error());
+  const auto begin = data->begin() + entry->block_offset;
+  return std::vector<std::byte>(begin, begin + entry->data_length);
+}
+
+Status PackFile::verify() const {
+  // Structure and limits were checked when the file was opened; checksums are checked here even
+  // when the file was opened without them.
+  const MasterIndexHeader& m = index_.master();
+  const usize index_bytes = u64{m.index_length} + m.total_block_index_length;
+  const usize table_at = kFileHeaderSize + index_.file_header().book_length;
+  Hasher64 hasher;
+  hasher.update(bytes_.data() + kFileHeaderSize, index_bytes);
+  hasher.update(bytes_.data() + table_at, bytes_.size() - table_at);
+  if (hasher.digest() != index_.file_header().index_checksum) {
+    return fail_at(SourceLocation::bytes(label_, 16), ErrorCode::kCorrupt,
+                   "index checksum mismatch (the indices are damaged)");
+  }
+  if (m.dictionary_length != 0 &&
+      hash64(bytes_.data() + index_.dictionary_offset(), m.dictionary_length) !=
+          index_.file_header().dictionary_checksum) {
+    return fail_at(SourceLocation::bytes(label_, index_.dictionary_offset()), ErrorCode::kCorrupt,
+                   "dictionary checksum mismatch");
+  }
+  for (usize b = 0; b < blocks_.size(); ++b) {
+    const PackBlock& block = blocks_[b];
+    if (hash64(bytes_.data() + block.file_offset, block.stored_length) != block.checksum) {
+      return fail_at(SourceLocation::bytes(label_, block.file_offset), ErrorCode::kCorrupt,
+                     "block {} (type {}) checksum mismatch", b, block.type);
+    }
+    auto data = read_block(b);
+    if (!data) return std::unexpected(data.error());
+  }
+  return ok();
+}
+
+}  // namespace keel::pack
