@@ -45,7 +45,7 @@ text::ParamKinds token_kinds(ParamType type);  // which token types the script m
 struct ParamSpec {
   ParamType type = ParamType::kInt;
   // A trailing parameter with a default may be left out; the compiler writes the default.
-  std::optional<f64> default_value;
+  std::optional<f64> default_value = {};
 };
 
 // What a command handler tells the Machine to do next.
@@ -73,12 +73,12 @@ enum class Builtin : u8 {
 };
 
 struct CommandDef {
-  std::string name;  // matched case-insensitively
+  std::string name = {};  // matched case-insensitively
   Opcode opcode = 0;
-  std::vector<ParamSpec> params;
+  std::vector<ParamSpec> params = {};
   text::Conditional conditional = text::Conditional::kForbidden;
-  Handler handler;
-  std::string help;  // one line for tools and error messages, e.g. "ATTACK(\"target\", damage)"
+  Handler handler = {};
+  std::string help = {};  // one line for tools and messages, e.g. "ATTACK(\"target\", damage);"
   Builtin builtin = Builtin::kNone;
 };
 
