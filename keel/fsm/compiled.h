@@ -25,6 +25,7 @@
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
+#include "keel/fsm/opcodes.h"
 
 #include <cstddef>
 #include <filesystem>
@@ -48,6 +49,7 @@ class CompiledFsms;
 // Read access to one state of a compiled image (valid while the image lives).
 class StateView {
  public:
+  StateView() = default;
   StateView(const CompiledFsms& image, u32 record) : image_(&image), record_(record) {}
 
   Hash name_hash() const;
@@ -64,13 +66,14 @@ class StateView {
   u32 handler_offset(u32 index) const;  // word offset in the image
 
  private:
-  const CompiledFsms* image_;
-  u32 record_;
+  const CompiledFsms* image_ = nullptr;
+  u32 record_ = 0;
 };
 
 // Read access to one FSM of a compiled image.
 class FsmView {
  public:
+  FsmView() = default;
   FsmView(const CompiledFsms& image, u32 record) : image_(&image), record_(record) {}
 
   Hash name_hash() const;
@@ -101,8 +104,8 @@ class FsmView {
   u32 record() const { return record_; }
 
  private:
-  const CompiledFsms* image_;
-  u32 record_;
+  const CompiledFsms* image_ = nullptr;
+  u32 record_ = 0;
 };
 
 class CompiledFsms {
@@ -137,5 +140,37 @@ class CompiledFsms {
 
 // Number of words of the handler starting at stream[0], up to and including its final End.
 u32 handler_length(std::span<const u32> stream);
+
+// Calls visit(pc) for every command of the validated handler at `stream` (top level and inside
+// conditional blocks, in order; pc indexes `stream`), stopping at the top-level End.
+template <typename Visit>
+void visit_commands(const u32* stream, Visit&& visit);
+
+namespace detail {
+template <typename Visit>
+void visit_block(const u32* stream, u32 pc, u32 end, Visit& visit) {
+  while (pc < end) {
+    const u32 header = stream[pc];
+    visit(pc);
+    if (has_block(header)) {
+      visit_block(stream, pc + 1 + block_operands(header), pc + 1 + header_length(header), visit);
+    }
+    pc += 1 + header_length(header);
+  }
+}
+}  // namespace detail
+
+template <typename Visit>
+void visit_commands(const u32* stream, Visit&& visit) {
+  for (u32 pc = 0;; pc += 1 + header_length(stream[pc])) {
+    const u32 header = stream[pc];
+    visit(pc);
+    if (header_opcode(header) == static_cast<u8>(Opcode::kEnd)) return;
+    if (has_block(header)) {
+      detail::visit_block(stream, pc + 1 + block_operands(header), pc + 1 + header_length(header),
+                          visit);
+    }
+  }
+}
 
 }  // namespace keel::fsm

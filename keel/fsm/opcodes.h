@@ -76,6 +76,21 @@ constexpr u32 header_length(u32 word) { return (word >> 8) & 0xFF; }
 constexpr u32 header_a(u32 word) { return (word >> 16) & 0xFF; }
 constexpr u32 header_b(u32 word) { return word >> 24; }
 
+// Whether the command at `header` has a conditional block, and how many operand words come
+// before the block (the block runs to 1 + header_length).
+constexpr bool has_block(u32 header) {
+  const u8 op = header_opcode(header);
+  if (op >= kFirstCustomOpcode) return (header_b(header) & kCustomHasBlock) != 0;
+  return op == static_cast<u8>(Opcode::kIfFlags) || op == static_cast<u8>(Opcode::kIfLink) ||
+         op == static_cast<u8>(Opcode::kIfRandom);
+}
+constexpr u32 block_operands(u32 header) {
+  const u8 op = header_opcode(header);
+  if (op >= kFirstCustomOpcode) return header_b(header) & 0x7F;
+  if (op == static_cast<u8>(Opcode::kIfRandom)) return 1;
+  return header_a(header) + header_b(header);
+}
+
 // The built-in command called `name` (case-insensitive).
 std::optional<Opcode> builtin_opcode(std::string_view name);
 

@@ -1,0 +1,130 @@
+// A running FSM (the book's FSMINSTANCE): one per FSM that drives an object.
+//
+//   fsm::FsmInstance brain;
+//   if (Status s = brain.init(&hero, *library.find("Player"), env); !s) { ... }  // enters Stance
+//   brain.set_animation_target(&hero.animator);       // SetAnimation goes to this character
+//   each frame:  apply(brain.behavior());  brain.run();
+//   on input:    brain.event("input_attack");         // kNotFound / kSucceeded / kChangedState
+//
+// init() checks every function the FSM (and its parents) can call against the environment's
+// registry and reports all missing names at once. Callbacks receive the instance; the object is
+// `instance.object<Hero>()`. An instance must not be destroyed from inside its own callbacks.
+// Instances are not copyable or movable (links point at them); destroying one breaks its links
+// without sending events.
+#pragma once
+
+#include "keel/core/error.h"
+#include "keel/core/hash.h"
+#include "keel/core/types.h"
+#include "keel/fsm/environment.h"
+#include "keel/fsm/library.h"
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace keel::fsm {
+
+class FsmInstance {
+ public:
+  struct Link {
+    Hash name = 0;
+    Hash unlink_event = 0;  // "unlink_<name>"
+    FsmInstance* other = nullptr;
+    u8 flags = 0;          // kLinkOneWay, kLinkAlways
+    bool creator = false;  // this end created the link
+    bool can_send() const { return creator || (flags & kLinkOneWay) == 0; }
+  };
+
+  FsmInstance() = default;
+  ~FsmInstance();
+  FsmInstance(const FsmInstance&) = delete;
+  FsmInstance& operator=(const FsmInstance&) = delete;
+
+  // Binds the instance to `object` and `fsm`, then reset()s into the initial state (whose
+  // state_enter may already call back). Fails, changing nothing, when functions are missing.
+  Status init(void* object, const FsmDef& fsm, Environment& env);
+  bool initialized() const { return state_ != nullptr; }
+
+  // Back to the initial state: flags cleared, its state_enter runs. No state_exit runs.
+  void reset();
+  EventResult event(Hash event);
+  EventResult event(std::string_view name) { return event(string_hash(name)); }
+  // The per-frame event of the FSM's type ("state_run").
+  EventResult run();
+
+  // The behaviour word: the state's bits plus ChangeBehavior edits since entering it.
+  u32 behavior() const { return behavior_; }
+  bool has_behavior(std::string_view name) const;
+  u32 flags() const { return flags_; }
+  bool flag(std::string_view name) const;  // a state-local flag of the current state
+
+  const FsmDef& fsm() const { return *fsm_; }
+  const StateDef& state() const { return *state_; }
+  std::string_view fsm_name() const { return fsm_ != nullptr ? fsm_->name_string : ""; }
+  std::string_view state_name() const { return state_ != nullptr ? state_->name_string : ""; }
+  u32 transition_count() const { return transitions_; }
+
+  void* object() const { return object_; }
+  template <typename T>
+  T& object() const {
+    return *static_cast<T*>(object_);
+  }
+  Environment& environment() const { return *env_; }
+
+  void set_animation_target(AnimationTarget* target) { animation_ = target; }
+  AnimationTarget* animation_target() const { return animation_; }
+
+  // ---- links (Golden Rules ch. 7, "Linking FSMs") ----
+  // Inside the function a CreateLink command calls: links to `target` with the command's name
+  // and modifiers (call it once per target; several make a broadcast). Anywhere else it is
+  // refused (returns false): the book's CreateLink(p, 0, 0) outside a callback.
+  bool create_link(FsmInstance& target);
+  // Links to `target` under `name`. Consensual unless `flags` has kLinkAlways: the target gets
+  // "link_<name>" and must run AcceptLink() in that handler. Returns whether the link formed.
+  bool create_link(FsmInstance& target, std::string_view name, u8 flags = 0);
+  // Breaks every link called `name`; partners of two-way links then receive "unlink_<name>".
+  void break_link(std::string_view name) { break_link(string_hash(name)); }
+  void break_link(Hash name);
+  bool has_link(Hash name) const;
+  bool has_link(std::string_view name) const { return has_link(string_hash(name)); }
+  std::span<const Link> links() const { return links_; }
+
+ private:
+  struct PendingLink {
+    Hash name = 0;
+    Hash link_event = 0;
+    Hash unlink_event = 0;
+    u8 flags = 0;
+  };
+
+  void enter(const StateDef& to);
+  void transition(Hash target, bool run_exit);
+  void run_handler(const u32* stream);
+  void exec(const u32* stream);
+  void call(Hash function);
+  void animate(Hash alias, u8 flags);
+  void report(std::string_view message);
+  bool custom(const u32* command);
+  void create_link_command(const u32* command);
+  bool form_link(FsmInstance& target, const PendingLink& link);
+  void send(Hash link, Hash event);
+  void unlink_all();
+  bool linked_to(const FsmInstance* other, Hash name) const;
+
+  void* object_ = nullptr;
+  const FsmDef* fsm_ = nullptr;
+  const StateDef* state_ = nullptr;
+  Environment* env_ = nullptr;
+  AnimationTarget* animation_ = nullptr;
+  u32 behavior_ = 0;
+  u32 flags_ = 0;
+  u32 transitions_ = 0;
+  u32 exiting_ = 0;  // > 0 while a state_exit handler runs: transitions are ignored
+  std::vector<Link> links_;
+  const PendingLink* pending_link_ = nullptr;  // set while a CreateLink callback runs
+  bool accepting_ = false;                     // set while a "link_<name>" handshake runs
+  bool accepted_ = false;
+};
+
+}  // namespace keel::fsm
