@@ -1,0 +1,271 @@
+#include "keel/pipeline/build_db.h"
+
+#include "keel/core/file.h"
+#include "keel/core/hash.h"
+
+#include <cstring>
+
+namespace keel::pipeline {
+namespace {
+
+// On disk, little-endian:
+//   header  "KBDB" | u32 version | u64 payload length | u64 hash64(payload) | u64 reserved (0)
+//   payload files, records, pack (see write_payload)
+constexpr u8 kMagic[4] = {'K', 'B', 'D', 'B'};
+constexpr usize kHeaderSize = 32;
+// Smallest encodings, used to reject counts that cannot fit in the remaining bytes.
+constexpr usize kMinFile = 4 + 8 * 5;
+constexpr usize kMinRecord = 4 * 4 + 8 * 3 + 4;
+constexpr usize kMinSource = 4 + 8;
+constexpr usize kMinInput = 4 + 8;
+
+class Writer {
+ public:
+  void u8v(u8 v) { out_.push_back(v); }
+  void u32v(u32 v) {
+    for (int i = 0; i < 4; ++i) out_.push_back(static_cast<u8>(v >> (8 * i)));
+  }
+  void u64v(u64 v) {
+    for (int i = 0; i < 8; ++i) out_.push_back(static_cast<u8>(v >> (8 * i)));
+  }
+  void s64v(s64 v) { u64v(static_cast<u64>(v)); }
+  void str(std::string_view s) {
+    u32v(static_cast<u32>(s.size()));
+    out_.insert(out_.end(), s.begin(), s.end());
+  }
+  std::vector<u8>& bytes() { return out_; }
+
+ private:
+  std::vector<u8> out_;
+};
+
+class Reader {
+ public:
+  Reader(std::span<const u8> bytes, usize base) : bytes_(bytes), base_(base) {}
+
+  bool u8v(u8& v) {
+    if (!need(1)) return false;
+    v = bytes_[pos_++];
+    return true;
+  }
+  bool u32v(u32& v) {
+    if (!need(4)) return false;
+    v = 0;
+    for (int i = 0; i < 4; ++i) v |= static_cast<u32>(bytes_[pos_ + i]) << (8 * i);
+    pos_ += 4;
+    return true;
+  }
+  bool u64v(u64& v) {
+    if (!need(8)) return false;
+    v = 0;
+    for (int i = 0; i < 8; ++i) v |= static_cast<u64>(bytes_[pos_ + i]) << (8 * i);
+    pos_ += 8;
+    return true;
+  }
+  bool s64v(s64& v) {
+    u64 u = 0;
+    if (!u64v(u)) return false;
+    v = static_cast<s64>(u);
+    return true;
+  }
+  bool str(std::string& s) {
+    u32 n = 0;
+    if (!u32v(n) || !need(n)) return false;
+    s.assign(reinterpret_cast<const char*>(bytes_.data() + pos_), n);
+    pos_ += n;
+    return true;
+  }
+  // A count of entries that take at least `min_size` bytes each.
+  bool count(u32& n, usize min_size) {
+    if (!u32v(n)) return false;
+    if (static_cast<u64>(n) * min_size > bytes_.size() - pos_) {
+      problem_ = "entry count larger than the data";
+      return false;
+    }
+    return true;
+  }
+  bool done() const { return pos_ == bytes_.size(); }
+  usize offset() const { return base_ + pos_; }
+  const char* problem() const { return problem_; }
+
+ private:
+  bool need(usize n) {
+    if (bytes_.size() - pos_ < n) {
+      problem_ = "truncated";
+      return false;
+    }
+    return true;
+  }
+  std::span<const u8> bytes_;
+  usize base_;
+  usize pos_ = 0;
+  const char* problem_ = "truncated";
+};
+
+Unexpected corrupt(usize offset, std::string_view what) {
+  return fail_at(SourceLocation::bytes("build database", offset), ErrorCode::kCorrupt, "{}", what);
+}
+
+}  // namespace
+
+std::vector<u8> BuildDatabase::to_bytes() const {
+  Writer p;
+  p.u32v(static_cast<u32>(files_.size()));
+  for (const auto& [path, f] : files_) {
+    p.str(path);
+    p.u64v(f.stamp.size);
+    p.s64v(f.stamp.mtime_ns);
+    p.u64v(f.stamp.inode);
+    p.u64v(f.hash);
+    p.s64v(f.hashed_at_ns);
+  }
+  p.u32v(static_cast<u32>(records_.size()));
+  for (const auto& [output, r] : records_) {
+    p.str(output);
+    p.str(r.asset_name);
+    p.str(r.asset_type);
+    p.str(r.platform);
+    p.u64v(r.handler_key);
+    p.u64v(r.command_hash);
+    p.u64v(r.output_hash);
+    p.u32v(static_cast<u32>(r.sources.size()));
+    for (const SourceDependency& s : r.sources) {
+      p.str(s.path);
+      p.u64v(s.hash);
+    }
+  }
+  p.u8v(pack_.valid ? 1 : 0);
+  p.u64v(pack_.data_hash);
+  p.u32v(static_cast<u32>(pack_.inputs.size()));
+  for (const PackInput& in : pack_.inputs) {
+    p.str(in.output);
+    p.u64v(in.hash);
+  }
+
+  const std::vector<u8>& payload = p.bytes();
+  Writer h;
+  for (u8 c : kMagic) h.u8v(c);
+  h.u32v(kVersion);
+  h.u64v(payload.size());
+  h.u64v(hash64(payload.data(), payload.size()));
+  h.u64v(0);
+  std::vector<u8> out = std::move(h.bytes());
+  out.insert(out.end(), payload.begin(), payload.end());
+  return out;
+}
+
+Result<BuildDatabase> BuildDatabase::from_bytes(std::span<const u8> bytes) {
+  if (bytes.size() < kHeaderSize) return corrupt(0, "shorter than its header");
+  if (std::memcmp(bytes.data(), kMagic, 4) != 0) return corrupt(0, "not a build database");
+  Reader h(bytes.subspan(4, kHeaderSize - 4), 4);
+  u32 version = 0;
+  u64 length = 0;
+  u64 checksum = 0;
+  h.u32v(version);
+  h.u64v(length);
+  h.u64v(checksum);
+  if (version != kVersion) {
+    return fail_at(SourceLocation::bytes("build database", 4), ErrorCode::kUnsupported,
+                   "version {} (this build reads version {})", version, kVersion);
+  }
+  if (length != bytes.size() - kHeaderSize) return corrupt(8, "length does not match the file");
+  const std::span<const u8> payload = bytes.subspan(kHeaderSize);
+  if (hash64(payload.data(), payload.size()) != checksum) return corrupt(16, "checksum mismatch");
+
+  BuildDatabase db;
+  Reader r(payload, kHeaderSize);
+  auto bad = [&r]() { return corrupt(r.offset(), r.problem()); };
+  u32 n = 0;
+  if (!r.count(n, kMinFile)) return bad();
+  for (u32 i = 0; i < n; ++i) {
+    std::string path;
+    FileRecord f;
+    if (!r.str(path) || !r.u64v(f.stamp.size) || !r.s64v(f.stamp.mtime_ns) ||
+        !r.u64v(f.stamp.inode) || !r.u64v(f.hash) || !r.s64v(f.hashed_at_ns)) {
+      return bad();
+    }
+    db.files_.insert_or_assign(std::move(path), f);
+  }
+  if (!r.count(n, kMinRecord)) return bad();
+  for (u32 i = 0; i < n; ++i) {
+    IntermediateRecord rec;
+    u32 sources = 0;
+    if (!r.str(rec.output) || !r.str(rec.asset_name) || !r.str(rec.asset_type) ||
+        !r.str(rec.platform) || !r.u64v(rec.handler_key) || !r.u64v(rec.command_hash) ||
+        !r.u64v(rec.output_hash) || !r.count(sources, kMinSource)) {
+      return bad();
+    }
+    rec.sources.resize(sources);
+    for (SourceDependency& s : rec.sources) {
+      if (!r.str(s.path) || !r.u64v(s.hash)) return bad();
+    }
+    std::string key = rec.output;
+    db.records_.insert_or_assign(std::move(key), std::move(rec));
+  }
+  u8 valid = 0;
+  if (!r.u8v(valid) || !r.u64v(db.pack_.data_hash) || !r.count(n, kMinInput)) return bad();
+  if (valid > 1) return corrupt(r.offset(), "bad flag");
+  db.pack_.valid = valid == 1;
+  db.pack_.inputs.resize(n);
+  for (PackInput& in : db.pack_.inputs) {
+    if (!r.str(in.output) || !r.u64v(in.hash)) return bad();
+  }
+  if (!r.done()) return corrupt(r.offset(), "trailing bytes");
+  return db;
+}
+
+BuildDatabase BuildDatabase::load(const std::filesystem::path& path, std::string* problem) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {};
+  Result<std::string> bytes = read_file(path);
+  if (!bytes) {
+    if (problem != nullptr) *problem = bytes.error().to_string();
+    return {};
+  }
+  Result<BuildDatabase> db =
+      from_bytes(std::span<const u8>(reinterpret_cast<const u8*>(bytes->data()), bytes->size()));
+  if (!db) {
+    if (problem != nullptr) {
+      *problem = fmt::format("{}: {}", path.string(), db.error().to_string());
+    }
+    return {};
+  }
+  return std::move(*db);
+}
+
+Status BuildDatabase::save(const std::filesystem::path& path) const {
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  return write_file_atomic(path, to_bytes());
+}
+
+const IntermediateRecord* BuildDatabase::find(std::string_view output) const {
+  auto it = records_.find(output);
+  return it == records_.end() ? nullptr : &it->second;
+}
+
+void BuildDatabase::put(IntermediateRecord record) {
+  std::string key = record.output;
+  records_.insert_or_assign(std::move(key), std::move(record));
+}
+
+void BuildDatabase::erase(std::string_view output) {
+  auto it = records_.find(output);
+  if (it != records_.end()) records_.erase(it);
+}
+
+const FileRecord* BuildDatabase::file(std::string_view path) const {
+  auto it = files_.find(path);
+  return it == files_.end() ? nullptr : &it->second;
+}
+
+void BuildDatabase::put_file(std::string path, const FileRecord& record) {
+  files_.insert_or_assign(std::move(path), record);
+}
+
+void BuildDatabase::erase_file(std::string_view path) {
+  auto it = files_.find(path);
+  if (it != files_.end()) files_.erase(it);
+}
+
+}  // namespace keel::pipeline

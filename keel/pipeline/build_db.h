@@ -1,0 +1,91 @@
+// The build database of one data file on one platform: what every intermediate was made from, the
+// file-content cache, and what the data file was last packed from. It replaces the book's
+// timestamp comparisons (spec §6.2) with content hashes:
+//
+//   an intermediate is up to date when its record matches: the handler (type, version, plug-in
+//   content), the platform, the hash of the command subtree (text::hash_tree), the list of source
+//   files with their content hashes, and the intermediate's own content hash;
+//   the data file is up to date when the list of (intermediate, content hash) it was packed from
+//   is the current one and the data file still has the content it was written with.
+//
+// The file is written atomically. A database that cannot be read (missing, truncated, corrupted,
+// another version) is an empty one: everything is rebuilt, nothing crashes.
+#pragma once
+
+#include "keel/core/error.h"
+#include "keel/core/types.h"
+#include "keel/pipeline/file_state.h"
+
+#include <filesystem>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace keel::pipeline {
+
+struct SourceDependency {
+  std::string path;  // relative to the project folder when inside it, else absolute
+  u64 hash = 0;
+  friend bool operator==(const SourceDependency&, const SourceDependency&) = default;
+};
+
+struct IntermediateRecord {
+  std::string output;  // relative to the data file's intermediate folder, e.g. "Blob/logo.kpk"
+  std::string asset_name;
+  std::string asset_type;
+  std::string platform;
+  u64 handler_key = 0;   // handler_key() of the handler that made it
+  u64 command_hash = 0;  // text::hash_tree of the command
+  u64 output_hash = 0;   // content hash of the intermediate file
+  std::vector<SourceDependency> sources;
+  friend bool operator==(const IntermediateRecord&, const IntermediateRecord&) = default;
+};
+
+struct PackInput {
+  std::string output;  // as in IntermediateRecord::output
+  u64 hash = 0;
+  friend bool operator==(const PackInput&, const PackInput&) = default;
+};
+
+struct PackRecord {
+  bool valid = false;             // a data file was written
+  u64 data_hash = 0;              // content hash of the data file as written
+  std::vector<PackInput> inputs;  // in pack order
+  friend bool operator==(const PackRecord&, const PackRecord&) = default;
+};
+
+class BuildDatabase {
+ public:
+  static constexpr u32 kVersion = 1;
+
+  // Missing file: empty database. Unreadable or invalid: empty database and `*problem` says why.
+  static BuildDatabase load(const std::filesystem::path& path, std::string* problem = nullptr);
+  Status save(const std::filesystem::path& path) const;  // atomic
+
+  static Result<BuildDatabase> from_bytes(std::span<const u8> bytes);
+  std::vector<u8> to_bytes() const;
+
+  const IntermediateRecord* find(std::string_view output) const;
+  void put(IntermediateRecord record);
+  void erase(std::string_view output);
+  const std::map<std::string, IntermediateRecord, std::less<>>& records() const { return records_; }
+
+  const FileRecord* file(std::string_view path) const;
+  void put_file(std::string path, const FileRecord& record);
+  void erase_file(std::string_view path);
+  const std::map<std::string, FileRecord, std::less<>>& files() const { return files_; }
+
+  const PackRecord& pack() const { return pack_; }
+  void set_pack(PackRecord pack) { pack_ = std::move(pack); }
+
+  friend bool operator==(const BuildDatabase&, const BuildDatabase&) = default;
+
+ private:
+  std::map<std::string, IntermediateRecord, std::less<>> records_;
+  std::map<std::string, FileRecord, std::less<>> files_;
+  PackRecord pack_;
+};
+
+}  // namespace keel::pipeline

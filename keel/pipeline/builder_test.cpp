@@ -1,0 +1,503 @@
+// Checks 50-56 of spec golden-rules-ch4-5 (the build tool), with content hashes standing in for
+// the book's timestamps: "touch" means "change the content".
+#include "keel/pipeline/builder.h"
+#include "keel/pack/pack_file.h"
+#include "keel/pipeline/builtin_handlers.h"
+#include "keel/pipeline/command_files.h"
+#include "keel/pipeline/handler_support.h"
+#include "keel/pipeline/testing/test_project.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <set>
+
+namespace keel::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::RecordingObserver;
+using testing::TestProject;
+
+// ---- test handlers ------------------------------------------------------------------------
+
+std::atomic<int> g_counted_builds{0};
+std::string g_counted_suffix;  // what "the handler's code" appends: a new version writes "v2"
+
+// Counted("name"): one chunk holding the name; counts how often it really builds.
+bool build_counted(BuildContext& ctx) {
+  const text::Token& cmd = ctx.command();
+  if (!ctx.check(cmd, {text::kString})) return false;
+  if (!ctx.set_output(cmd.params->text)) return false;
+  if (ctx.up_to_date()) return true;
+  ++g_counted_builds;
+  const std::string bytes = std::string(cmd.params->text) + g_counted_suffix;
+  return write_single_chunk(ctx, cmd.params->text, "Counted", as_bytes(bytes));
+}
+
+// Skip("name"): succeeds without declaring an output.
+bool build_skip(BuildContext&) { return true; }
+
+// Fail("why"): reports an error.
+bool build_fail(BuildContext& ctx) {
+  ctx.error(ctx.command(), std::string(ctx.command().params->text));
+  return false;
+}
+
+void add_test_handlers(HandlerRegistry& r, u32 counted_version = 1) {
+  register_builtin_handlers(r);
+  r.add(
+      {.type = "Counted", .fn = build_counted, .version = counted_version, .description = "test"});
+  r.add({.type = "Skip", .fn = build_skip, .version = 1, .description = "test"});
+  r.add({.type = "Fail", .fn = build_fail, .version = 1, .description = "test"});
+}
+
+std::set<std::string> item_names(const fs::path& data_file) {
+  std::set<std::string> names;
+  Result<pack::PackFile> pack = pack::PackFile::open(data_file);
+  EXPECT_TRUE(pack) << (pack ? "" : pack.error().to_string());
+  if (!pack) return names;
+  for (const pack::PackItem& item : pack->items()) names.insert(item.name);
+  return names;
+}
+
+// The standard test project: two data files; main pulls in sub.kcmd.
+class Pipeline : public ::testing::Test {
+ protected:
+  explicit Pipeline(std::string name = "")
+      : files_(fs::path(KEEL_TEST_TMPDIR) / "pipeline" /
+               (name.empty() ? ::testing::UnitTest::GetInstance()->current_test_info()->name()
+                             : name)) {
+    files_.write("project.kproj",
+                 "Project(\"test\");\n"
+                 "IntermediatePath(\"obj\");\n"
+                 "ImagePath(\"image\");\n"
+                 "Platform(\"PC\", \"XBOX\");\n"
+                 "IncludePath(\"src\");\n"
+                 "DataFile(\"main.kcmd\", \"other.kcmd\");\n");
+    files_.write("main.kcmd",
+                 "// the main data file\n"
+                 "Blob(\"face\", \"face.tga\");\n"
+                 "Blob(\"hero\", \"hero.bin\");\n"
+                 "AddFile(\"sub.kcmd\");\n");
+    files_.write("sub.kcmd", "Blob(\"sky\", \"sky.bin\");\n");
+    files_.write("other.kcmd", "Blob(\"menu\", \"menu.bin\");\n");
+    files_.write("src/face.tga", "FACE-v1");
+    files_.write("src/hero.bin", "HERO-v1");
+    files_.write("src/sky.bin", "SKY-v1");
+    files_.write("src/menu.bin", "MENU-v1");
+    add_test_handlers(handlers_);
+  }
+
+  Project& project() {
+    if (!project_) {
+      project_ = files_.load();
+      EXPECT_TRUE(project_) << files_.errors;
+    }
+    return *project_;
+  }
+  void reload() { project_.reset(); }
+
+  DataFileReport build(BuildOptions options = {}, std::string_view file = "main.kcmd",
+                       std::string_view platform = "PC") {
+    RecordingObserver observer;
+    Builder builder(project(), handlers_, options, &observer);
+    DataFileReport r = builder.build(platform, file);
+    created_ = builder.outputs_created();
+    messages_ = observer.messages;
+    finished_ = observer.finished;
+    return r;
+  }
+
+  fs::file_time_type mtime(std::string_view rel) { return fs::last_write_time(files_.path(rel)); }
+
+  TestProject files_;
+  HandlerRegistry handlers_;
+  std::optional<Project> project_;
+  usize created_ = 0;
+  std::string messages_;
+  std::vector<std::string> finished_;
+};
+
+TEST_F(Pipeline, Check50_CleanBuildLayout) {
+  const DataFileReport r = build();
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_EQ(r.assets, 3u);
+  EXPECT_EQ(r.built, 3u);
+  EXPECT_TRUE(r.repacked);
+  // <intermediate>/<platform>/<datafile>/<type>/ and <image>/<platform>/<datafile>
+  EXPECT_TRUE(files_.exists("obj/PC/main/Blob/face.kpk"));
+  EXPECT_TRUE(files_.exists("obj/PC/main/Blob/hero.kpk"));
+  EXPECT_TRUE(files_.exists("obj/PC/main/Blob/sky.kpk"));
+  EXPECT_TRUE(files_.exists("image/PC/main.kpk"));
+  EXPECT_EQ(r.path, files_.path("image/PC/main.kpk").string());
+  EXPECT_FALSE(files_.exists("image/XBOX/main.kpk"));
+  EXPECT_FALSE(files_.exists("image/PC/other.kpk"));
+  EXPECT_EQ(item_names(files_.path("image/PC/main.kpk")),
+            (std::set<std::string>{"face", "hero", "sky"}));
+
+  // The data file holds each source as its chunk.
+  Result<pack::PackFile> pack = pack::PackFile::open(files_.path("image/PC/main.kpk"));
+  ASSERT_TRUE(pack);
+  const pack::PackItem* face = pack->find_item("face");
+  ASSERT_NE(face, nullptr);
+  EXPECT_EQ(face->type_hash, pack::type_hash("Blob"));
+  Result<std::vector<std::byte>> bytes = pack->read_chunk(face->name_hash, face->primary);
+  ASSERT_TRUE(bytes);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes->data()), bytes->size()), "FACE-v1");
+}
+
+TEST_F(Pipeline, Check51_NoOpRebuild) {
+  ASSERT_TRUE(build().ok) << messages_;
+  const auto data_time = mtime("image/PC/main.kpk");
+  const auto face_time = mtime("obj/PC/main/Blob/face.kpk");
+  reload();  // a fresh project and builder, as in a second run of the tool
+  const DataFileReport r = build();
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_EQ(created_, 0u) << "no handler may create an output";
+  EXPECT_EQ(r.built, 0u);
+  EXPECT_EQ(r.up_to_date, 3u);
+  EXPECT_FALSE(r.repacked);
+  EXPECT_EQ(mtime("image/PC/main.kpk"), data_time);
+  EXPECT_EQ(mtime("obj/PC/main/Blob/face.kpk"), face_time);
+  // And a third time (the database now trusts nothing new either way).
+  EXPECT_EQ(build().built, 0u);
+  EXPECT_EQ(created_, 0u);
+}
+
+TEST_F(Pipeline, Check52_TouchOneSource) {
+  ASSERT_TRUE(build().ok) << messages_;
+  // Same size, written at once: a timestamp tick cannot hide the change.
+  files_.write("src/face.tga", "FACE-v2");
+  const DataFileReport r = build();
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_EQ(r.built, 1u);
+  EXPECT_EQ(r.up_to_date, 2u);
+  EXPECT_THAT(finished_, ::testing::Contains("Blob face built"));
+  EXPECT_TRUE(r.repacked);
+  Result<pack::PackFile> pack = pack::PackFile::open(files_.path("image/PC/main.kpk"));
+  ASSERT_TRUE(pack);
+  const pack::PackItem* face = pack->find_item("face");
+  ASSERT_NE(face, nullptr);
+  auto bytes = pack->read_chunk(face->name_hash, face->primary);
+  ASSERT_TRUE(bytes);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes->data()), bytes->size()), "FACE-v2");
+}
+
+TEST_F(Pipeline, Check52_TouchWithoutChangeBuildsNothing) {
+  ASSERT_TRUE(build().ok) << messages_;
+  const auto data_time = mtime("image/PC/main.kpk");
+  files_.write("src/face.tga", "FACE-v1");  // new timestamp, same content
+  const DataFileReport r = build();
+  EXPECT_EQ(r.built, 0u);
+  EXPECT_FALSE(r.repacked);
+  EXPECT_EQ(mtime("image/PC/main.kpk"), data_time);
+}
+
+TEST_F(Pipeline, Check53_TouchCommandFile) {
+  ASSERT_TRUE(build().ok) << messages_;
+  // Every command of main.kcmd changes; sub.kcmd (another command file) does not.
+  files_.write("main.kcmd",
+               "Blob(\"face\", \"face.tga\") { Alignment(16); }\n"
+               "Blob(\"hero\", \"hero.bin\") { Alignment(8); }\n"
+               "AddFile(\"sub.kcmd\");\n");
+  DataFileReport r = build();
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_EQ(r.built, 2u);
+  EXPECT_THAT(finished_, ::testing::IsSupersetOf(
+                             {"Blob face built", "Blob hero built", "Blob sky up to date"}));
+  EXPECT_TRUE(r.repacked);
+
+  // Beyond the book: only commands whose subtree changed are rebuilt; comments, layout and
+  // untouched commands are not.
+  files_.write("main.kcmd",
+               "// reformatted\nBlob(\"face\",\"face.tga\"){Alignment(16);}\n"
+               "Blob(\"hero\", \"hero.bin\") { Alignment(4); }\n"
+               "AddFile(\"sub.kcmd\");\n");
+  r = build();
+  EXPECT_EQ(r.built, 1u);
+  EXPECT_THAT(finished_, ::testing::Contains("Blob hero built"));
+  files_.write("main.kcmd",
+               "Blob(\"face\",\"face.tga\"){Alignment(16);}\n\n"
+               "Blob(\"hero\", \"hero.bin\") { Alignment(4); }  // comment\n"
+               "AddFile(\"sub.kcmd\");\n");
+  r = build();
+  EXPECT_EQ(r.built, 0u);
+  EXPECT_FALSE(r.repacked);
+}
+
+TEST_F(Pipeline, Check54_TouchHandler) {
+  files_.write("main.kcmd", "Blob(\"face\", \"face.tga\");\nCounted(\"c1\");\nCounted(\"c2\");\n");
+  ASSERT_TRUE(build().ok) << messages_;
+  const int before = g_counted_builds.load();
+
+  // A new version of the Counted handler (new code, new output): exactly its two intermediates
+  // are rebuilt, then the data file is repacked.
+  g_counted_suffix = "v2";
+  HandlerRegistry v2;
+  add_test_handlers(v2, 2);
+  RecordingObserver observer;
+  Builder builder(project(), v2, {}, &observer);
+  const DataFileReport r = builder.build("PC", "main.kcmd");
+  EXPECT_TRUE(r.ok) << observer.messages;
+  EXPECT_EQ(r.built, 2u);
+  EXPECT_EQ(g_counted_builds.load(), before + 2);
+  EXPECT_THAT(observer.finished, ::testing::Contains("Blob face up to date"));
+  EXPECT_TRUE(r.repacked);
+  g_counted_suffix.clear();
+}
+
+TEST_F(Pipeline, Check54_TouchPluginFile) {
+  // A copy of the example plug-in; "touching" it = changing its bytes (appended data is
+  // ignored by the dynamic loader, so the library still works).
+  const fs::path plugin = files_.path("plugins/keel_tilemap.so");
+  fs::create_directories(plugin.parent_path());
+  fs::copy_file(KEEL_TILEMAP_PLUGIN, plugin);
+  files_.write("src/level.map", "#..#\n####\n");
+  files_.write("main.kcmd", "Blob(\"face\", \"face.tga\");\nTileMap(\"level\", \"level.map\");\n");
+  {
+    HandlerRegistry with_plugin;
+    register_builtin_handlers(with_plugin);
+    ASSERT_TRUE(with_plugin.load_plugin(plugin));
+    Builder builder(project(), with_plugin);
+    ASSERT_EQ(builder.build("PC", "main.kcmd").built, 2u);
+    ASSERT_EQ(builder.build("PC", "main.kcmd").built, 0u);
+  }
+  {
+    std::FILE* f = std::fopen(plugin.c_str(), "ab");
+    ASSERT_NE(f, nullptr);
+    std::fputs("touched", f);
+    std::fclose(f);
+  }
+  HandlerRegistry with_plugin;
+  register_builtin_handlers(with_plugin);
+  ASSERT_TRUE(with_plugin.load_plugin(plugin));
+  RecordingObserver observer;
+  Builder builder(project(), with_plugin, {}, &observer);
+  const DataFileReport r = builder.build("PC", "main.kcmd");
+  EXPECT_TRUE(r.ok) << observer.messages;
+  EXPECT_EQ(r.built, 1u);
+  EXPECT_THAT(observer.finished,
+              ::testing::IsSupersetOf({"TileMap level built", "Blob face up to date"}));
+  // The touched plug-in wrote the same bytes: the data file is already right, so (content
+  // hashes, not timestamps) it is not repacked. A plug-in whose output changes is: see above.
+  EXPECT_FALSE(r.repacked);
+}
+
+TEST_F(Pipeline, Check55_ForceRepack) {
+  ASSERT_TRUE(build().ok) << messages_;
+  const DataFileReport r = build({.force_repack = true});
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_EQ(created_, 0u);
+  EXPECT_EQ(r.built, 0u);
+  EXPECT_TRUE(r.repacked);
+}
+
+TEST_F(Pipeline, Check55_ForceRebuild) {
+  ASSERT_TRUE(build().ok) << messages_;
+  const DataFileReport r = build({.force_rebuild = true});
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_EQ(created_, 3u);
+  EXPECT_EQ(r.built, 3u);
+  EXPECT_TRUE(r.repacked);
+}
+
+TEST_F(Pipeline, Check55_CleanDeletesEverything) {
+  for (const char* platform : {"PC", "XBOX"}) {
+    for (const char* file : {"main.kcmd", "other.kcmd"}) {
+      ASSERT_TRUE(build({}, file, platform).ok) << messages_;
+    }
+  }
+  files_.write("image/PC/retired.kpk", "a data file no longer in the project");
+  ASSERT_TRUE(files_.exists("obj/XBOX/other/Blob/menu.kpk"));
+  files_.write("src/keep.txt", "sources are not touched");
+
+  Result<CleanReport> cleaned = clean(project());
+  ASSERT_TRUE(cleaned) << cleaned.error().to_string();
+  EXPECT_EQ(cleaned->directories, 4u);
+  for (const char* gone : {"obj/PC/main", "obj/PC/other", "obj/XBOX/main", "obj/XBOX/other",
+                           "image/PC/main.kpk", "image/PC/other.kpk", "image/XBOX/main.kpk",
+                           "image/XBOX/other.kpk", "image/PC/retired.kpk"}) {
+    EXPECT_FALSE(files_.exists(gone)) << gone;
+  }
+  EXPECT_TRUE(files_.exists("src/keep.txt"));
+  EXPECT_TRUE(files_.exists("main.kcmd"));
+  // After a clean, everything is built again.
+  EXPECT_EQ(build().built, 3u);
+}
+
+TEST_F(Pipeline, Check56_AddFileIsBreadthFirst) {
+  files_.write("main.kcmd", "AddFile(\"a.kcmd\", \"b.kcmd\");\nCounted(\"main\");\n");
+  files_.write("a.kcmd", "AddFile(\"c.kcmd\");\nCounted(\"a\");\nAddFile(\"main.kcmd\");\n");
+  files_.write("b.kcmd", "Counted(\"b\");\nAddFile(\"a.kcmd\");\n");
+  files_.write("c.kcmd", "Counted(\"c\");\n");
+  text::Diagnostics diag;
+  const CommandFiles files = read_command_files(project(), "main.kcmd", "PC", handlers_, diag);
+  ASSERT_TRUE(files.ok) << diag.render();
+  std::vector<std::string> order;
+  for (const auto& f : files.files) order.push_back(f.name);
+  EXPECT_THAT(order, ::testing::ElementsAre("main.kcmd", "a.kcmd", "b.kcmd", "c.kcmd"));
+  std::vector<std::string> assets;
+  for (const AssetCommand& a : files.assets) assets.emplace_back(a.command->params->text);
+  EXPECT_THAT(assets, ::testing::ElementsAre("main", "a", "b", "c"));
+}
+
+TEST_F(Pipeline, Check56_ExcludeThenAddSkips) {
+  files_.write(
+      "main.kcmd",
+      "ExcludeFile(\"sub.kcmd\");\nBlob(\"face\", \"face.tga\");\nAddFile(\"sub.kcmd\");\n");
+  const DataFileReport r = build();
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_EQ(r.assets, 1u);
+  EXPECT_EQ(item_names(files_.path("image/PC/main.kpk")), (std::set<std::string>{"face"}));
+}
+
+TEST_F(Pipeline, Check56_IntermediatesAreTheDeclaredOutputs) {
+  files_.write("main.kcmd", "Blob(\"face\", \"face.tga\");\nSkip(\"ghost\");\nCounted(\"c\");\n");
+  const DataFileReport r = build();
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_EQ(r.no_output, 1u);
+  EXPECT_EQ(r.built, 2u);
+  // The asset whose handler declared no output is not in the data file.
+  EXPECT_EQ(item_names(files_.path("image/PC/main.kpk")), (std::set<std::string>{"face", "c"}));
+  std::vector<std::string> intermediates;
+  for (const auto& e : fs::recursive_directory_iterator(files_.path("obj/PC/main"))) {
+    if (e.path().extension() == ".kpk") {
+      intermediates.push_back(e.path().lexically_relative(files_.path("obj/PC/main")).string());
+    }
+  }
+  std::sort(intermediates.begin(), intermediates.end());
+  EXPECT_THAT(intermediates, ::testing::ElementsAre("Blob/face.kpk", "Counted/c.kpk"));
+}
+
+TEST_F(Pipeline, RemovedAssetRepacksAndDeletesItsIntermediate) {
+  ASSERT_TRUE(build().ok) << messages_;
+  files_.write("main.kcmd", "Blob(\"face\", \"face.tga\");\nAddFile(\"sub.kcmd\");\n");
+  const DataFileReport r = build();
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_EQ(r.built, 0u);
+  EXPECT_EQ(r.removed, 1u);
+  EXPECT_TRUE(r.repacked) << "a removed asset changes the set of intermediates";
+  EXPECT_FALSE(files_.exists("obj/PC/main/Blob/hero.kpk"));
+  EXPECT_EQ(item_names(files_.path("image/PC/main.kpk")), (std::set<std::string>{"face", "sky"}));
+}
+
+TEST_F(Pipeline, ModifiedDataFileIsRepacked) {
+  ASSERT_TRUE(build().ok) << messages_;
+  files_.write("image/PC/main.kpk", "scribbled over");
+  const DataFileReport r = build();
+  EXPECT_EQ(r.built, 0u);
+  EXPECT_TRUE(r.repacked);
+  EXPECT_EQ(item_names(files_.path("image/PC/main.kpk")).size(), 3u);
+  fs::remove(files_.path("image/PC/main.kpk"));
+  EXPECT_TRUE(build().repacked);
+}
+
+TEST_F(Pipeline, ModifiedIntermediateIsRebuilt) {
+  ASSERT_TRUE(build().ok) << messages_;
+  files_.write("obj/PC/main/Blob/hero.kpk", "garbage");
+  const DataFileReport r = build();
+  EXPECT_EQ(r.built, 1u);
+  EXPECT_THAT(finished_, ::testing::Contains("Blob hero built"));
+}
+
+TEST_F(Pipeline, ErrorsLeaveTheDataFileAlone) {
+  ASSERT_TRUE(build().ok) << messages_;
+  const std::string before = files_.read("image/PC/main.kpk");
+  files_.write("src/face.tga", "FACE-v2");
+  files_.write("main.kcmd",
+               "Blob(\"face\", \"face.tga\");\nBlob(\"hero\", \"hero.bin\");\n"
+               "Fail(\"broken on purpose\");\nAddFile(\"sub.kcmd\");\n");
+  DataFileReport r = build();
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.failed, 1u);
+  EXPECT_FALSE(r.repacked);
+  EXPECT_THAT(messages_, ::testing::HasSubstr("main.kcmd:3:1: error: broken on purpose"));
+  EXPECT_EQ(files_.read("image/PC/main.kpk"), before);
+
+  // Fixed: face was built during the failed run and stays built; only the repack remains.
+  files_.write(
+      "main.kcmd",
+      "Blob(\"face\", \"face.tga\");\nBlob(\"hero\", \"hero.bin\");\nAddFile(\"sub.kcmd\");\n");
+  r = build();
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_EQ(r.built, 0u);
+  EXPECT_TRUE(r.repacked);
+}
+
+TEST_F(Pipeline, LocatedErrors) {
+  files_.write("main.kcmd",
+               "Blob(\"face\", \"face.tga\");\n"
+               "Texture(\"t\", \"t.tga\");\n"
+               "Blob(\"gone\", \"missing.bin\");\n"
+               "AddFile(\"nowhere.kcmd\");\n"
+               "Blob(\"face\", \"hero.bin\");\n");
+  const DataFileReport r = build();
+  EXPECT_FALSE(r.ok);
+  EXPECT_FALSE(r.repacked);
+  EXPECT_THAT(messages_,
+              ::testing::HasSubstr("main.kcmd:2:1: error: no handler for asset type `Texture` on "
+                                   "platform PC"));
+  EXPECT_THAT(messages_,
+              ::testing::HasSubstr("main.kcmd:3:14: error: source `missing.bin` not found"));
+  EXPECT_THAT(messages_,
+              ::testing::HasSubstr("main.kcmd:4:9: error: command file `nowhere.kcmd` not found"));
+  EXPECT_THAT(messages_,
+              ::testing::HasSubstr("error: asset `face` is also made by the command at"));
+  EXPECT_FALSE(files_.exists("image/PC/main.kpk"));
+}
+
+TEST_F(Pipeline, PlatformPreprocessing) {
+  files_.write("main.kcmd",
+               "PLATFORM(\"PC\") Blob(\"pc_only\", \"face.tga\");\n"
+               "PLATFORM(\"-PC\") { Blob(\"console\", \"hero.bin\"); }\n"
+               "Blob(\"both\", \"sky.bin\");\n");
+  ASSERT_TRUE(build({}, "main.kcmd", "PC").ok) << messages_;
+  ASSERT_TRUE(build({}, "main.kcmd", "XBOX").ok) << messages_;
+  EXPECT_EQ(item_names(files_.path("image/PC/main.kpk")),
+            (std::set<std::string>{"pc_only", "both"}));
+  EXPECT_EQ(item_names(files_.path("image/XBOX/main.kpk")),
+            (std::set<std::string>{"console", "both"}));
+}
+
+TEST_F(Pipeline, CorruptDatabaseMeansRebuild) {
+  ASSERT_TRUE(build().ok) << messages_;
+  const fs::path db = files_.path("obj/PC/main/build.kdb");
+  ASSERT_TRUE(fs::exists(db));
+  std::string bytes = files_.read("obj/PC/main/build.kdb");
+  bytes[bytes.size() / 2] ^= 0x5A;
+  files_.write("obj/PC/main/build.kdb", bytes);
+  DataFileReport r = build();
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_EQ(r.built, 3u);
+  EXPECT_TRUE(r.repacked);
+  EXPECT_THAT(messages_, ::testing::HasSubstr("ignoring the build database"));
+  // Truncated, then empty: same.
+  files_.write("obj/PC/main/build.kdb", bytes.substr(0, 10));
+  EXPECT_EQ(build().built, 3u);
+  files_.write("obj/PC/main/build.kdb", "");
+  EXPECT_EQ(build().built, 3u);
+  // And the rewritten database works again.
+  EXPECT_EQ(build().built, 0u);
+}
+
+TEST_F(Pipeline, BuildAllSummarises) {
+  Builder builder(project(), handlers_);
+  BuildSummary s = builder.build_all({"PC", "XBOX"}, project().data_files);
+  EXPECT_TRUE(s.ok());
+  EXPECT_EQ(s.data_files.size(), 4u);
+  EXPECT_EQ(s.built, 8u);
+  EXPECT_EQ(s.repacked, 4u);
+  EXPECT_THAT(
+      s.to_string(),
+      ::testing::StartsWith("8 built, 0 up to date, 0 failed, 4 of 4 data files repacked in "));
+  s = builder.build_all({"PC", "XBOX"}, project().data_files);
+  EXPECT_TRUE(s.nothing_done());
+  EXPECT_THAT(s.to_string(),
+              ::testing::StartsWith("everything is up to date (8 assets, 4 data files) in "));
+}
+
+}  // namespace
+}  // namespace keel::pipeline

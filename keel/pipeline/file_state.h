@@ -1,0 +1,50 @@
+// What the build remembers about a file instead of a timestamp: its content hash, plus the stat
+// data (size, modification time, inode) seen when the hash was taken, so an unchanged file is not
+// read again. Like git's index, a cached hash is trusted only when the stat data still matches
+// AND the file's modification time was at least kRacyWindowNs older than the moment of hashing:
+// a file modified again within the same timestamp tick (file systems have coarse clocks) would
+// otherwise look unchanged. Such "racy" entries are simply hashed again on the next build.
+#pragma once
+
+#include "keel/core/error.h"
+#include "keel/core/types.h"
+
+#include <optional>
+#include <string>
+
+namespace keel::pipeline {
+
+struct FileStamp {
+  u64 size = 0;
+  s64 mtime_ns = 0;
+  u64 inode = 0;
+  friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+
+// stat(2) of a regular file; nullopt when it does not exist or is not a regular file.
+std::optional<FileStamp> stat_file(const std::string& path);
+
+// The wall clock in nanoseconds (the clock file systems stamp files with).
+s64 wall_clock_ns();
+
+inline constexpr s64 kRacyWindowNs = 2'000'000'000;  // FAT has 2 s timestamps
+
+struct FileRecord {
+  FileStamp stamp;
+  u64 hash = 0;
+  s64 hashed_at_ns = 0;
+  friend bool operator==(const FileRecord&, const FileRecord&) = default;
+};
+
+// True when `cached` may stand in for reading a file whose stat data is `now`.
+inline bool can_trust(const FileRecord& cached, const FileStamp& now) {
+  return cached.stamp == now && cached.stamp.mtime_ns + kRacyWindowNs < cached.hashed_at_ns;
+}
+
+// The content hash used everywhere in the pipeline (XXH3-64 via keel::hash64).
+u64 content_hash(std::string_view bytes);
+
+// Reads and hashes a file; the bytes are kept in `*content` when it is not null.
+Result<FileRecord> hash_file(const std::string& path, std::string* content = nullptr);
+
+}  // namespace keel::pipeline

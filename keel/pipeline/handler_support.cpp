@@ -1,0 +1,43 @@
+#include "keel/pipeline/handler_support.h"
+
+#include <fmt/format.h>
+
+namespace keel::pipeline {
+
+bool require_source(BuildContext& context, const text::Token& at, std::string_view name,
+                    std::string& path) {
+  path = context.find_source(name);
+  if (path.empty()) {
+    context.error(at, fmt::format("source `{}` not found in the include paths of ({}, {})", name,
+                                  context.platform(), context.asset_type()));
+    return false;
+  }
+  return true;
+}
+
+bool read_source(BuildContext& context, const text::Token& at, std::string_view name,
+                 std::string& bytes) {
+  std::string path;
+  return require_source(context, at, name, path) && context.read_file(path, bytes);
+}
+
+void report_error(BuildContext& context, const Error& error) {
+  text::Diagnostics diag;
+  diag.add(text::Severity::kError, error);
+  context.report(diag);
+}
+
+bool write_single_chunk(BuildContext& context, std::string_view name, std::string_view type,
+                        std::span<const std::byte> data, u16 block_type, u32 alignment) {
+  OutputFile* out = context.create_output();
+  if (out == nullptr) return false;
+  const u32 chunk = out->add_chunk(name, block_type, data, alignment);
+  if (chunk == 0) {
+    out->close();
+    return false;
+  }
+  out->add_item(name, type, chunk);
+  return out->close();
+}
+
+}  // namespace keel::pipeline

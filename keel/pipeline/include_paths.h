@@ -1,0 +1,43 @@
+// Include paths grouped by (platform, asset type), each group in the user's order (Golden Rules
+// ch. 5, "include path resolution"). A lookup tries four groups and takes the first file found:
+//
+//   1. (target platform, asset type)   2. (target platform, common)
+//   3. (common, asset type)            4. (common, common)
+//
+// Platform and type names compare case-insensitively; "common" is kCommon.
+#pragma once
+
+#include "keel/core/types.h"
+#include "keel/pipeline/file_state.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace keel::pipeline {
+
+class IncludePaths {
+ public:
+  void add(std::string_view platform, std::string_view type, std::string directory);
+
+  struct Hit {
+    std::string path;  // the directory joined with the name
+    FileStamp stamp;
+  };
+  // The first existing regular file `name` in the four groups, or nullopt. An absolute `name` is
+  // taken as it is.
+  std::optional<Hit> find(std::string_view name, std::string_view platform,
+                          std::string_view type) const;
+
+  // The directories of one group, in search order (empty when the group has none).
+  const std::vector<std::string>& group(std::string_view platform, std::string_view type) const;
+  bool empty() const { return groups_.empty(); }
+
+ private:
+  static std::string key(std::string_view platform, std::string_view type);
+  std::map<std::string, std::vector<std::string>, std::less<>> groups_;
+};
+
+}  // namespace keel::pipeline

@@ -1,0 +1,216 @@
+// keel-build: the data build tool (Golden Rules ch. 5, DataCon on the command line).
+//
+//   keel-build [-p project.kproj] [--platform P]... [--all | DATAFILE...] [-j N]
+//              [--force-rebuild] [--force-repack] [--plugin-path DIR]...
+//              [--intermediate-path DIR] [--image-path DIR] [-v] [--no-progress]
+//   keel-build clean [-p project.kproj]          delete every intermediate and data file
+//   keel-build handlers [-p project.kproj]       list the handlers (built-in and plug-ins)
+//
+// Without DATAFILE or --all every data file of the project is built; without --platform, every
+// platform. Exit status: 0 success, 1 a build failed, 2 bad usage or project. The logic lives in
+// keel/pipeline.
+#include "keel/pipeline/builder.h"
+#include "keel/pipeline/builtin_handlers.h"
+#include "keel/pipeline/console_progress.h"
+#include "keel/pipeline/names.h"
+#include "keel/pipeline/project.h"
+#include "keel/pipeline/registry.h"
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace keel::pipeline;
+
+struct Options {
+  std::string project = "project.kproj";
+  std::vector<std::string> platforms;
+  std::vector<std::string> data_files;
+  bool all = false;
+  unsigned jobs = 0;
+  bool force_rebuild = false;
+  bool force_repack = false;
+  std::vector<std::string> plugin_paths;
+  std::string intermediate_path;
+  std::string image_path;
+  bool verbose = false;
+  bool no_progress = false;
+};
+
+std::vector<fs::path> plugin_search_path(const Options& o) {
+  std::vector<fs::path> dirs(o.plugin_paths.begin(), o.plugin_paths.end());
+  if (const char* env = std::getenv("KEEL_PLUGIN_PATH")) {
+    std::string_view rest = env;
+    while (!rest.empty()) {
+      const auto colon = rest.find(':');
+      if (colon != 0) dirs.emplace_back(rest.substr(0, colon));
+      if (colon == std::string_view::npos) break;
+      rest.remove_prefix(colon + 1);
+    }
+  }
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) dirs.push_back(exe.parent_path() / "plugins");
+#ifdef KEEL_BUILD_PLUGIN_DIR
+  dirs.emplace_back(KEEL_BUILD_PLUGIN_DIR);  // the build tree's plug-ins
+#endif
+  return dirs;
+}
+
+// Loads the project and its plug-ins; prints errors and returns false on failure.
+bool load(const Options& o, std::optional<Project>& project, HandlerRegistry& handlers) {
+  keel::text::Diagnostics diag;
+  project = load_project(o.project, diag);
+  if (!project) {
+    fmt::print(stderr, "{}", diag.render());
+    return false;
+  }
+  if (!o.intermediate_path.empty()) {
+    project->intermediate_path = fs::absolute(o.intermediate_path).lexically_normal();
+  }
+  if (!o.image_path.empty()) {
+    project->image_path = fs::absolute(o.image_path).lexically_normal();
+    project->platform_image_paths.clear();
+  }
+  register_builtin_handlers(handlers);
+  const std::vector<fs::path> search = plugin_search_path(o);
+  bool ok = true;
+  for (const PluginReference& plugin : project->plugins) {
+    keel::Result<fs::path> path = find_plugin(plugin.name, project->root, search);
+    keel::Status loaded =
+        path ? handlers.load_plugin(*path) : keel::Status(keel::Unexpected(path.error()));
+    if (!loaded) {
+      fmt::print(
+          stderr, "{}\n",
+          keel::Error(loaded.error().code(), loaded.error().to_string(), plugin.where).to_string());
+      ok = false;
+    }
+  }
+  for (const keel::Error& e : handlers.take_problems())
+    fmt::print(stderr, "warning: {}\n", e.message());
+  return ok;
+}
+
+int list_handlers(const Options& o) {
+  std::optional<Project> project;
+  HandlerRegistry handlers;
+  if (!load(o, project, handlers)) return 2;
+  fmt::print("{:<14} {:<10} {:>3}  {:<44} {}\n", "type", "platform", "ver", "what", "from");
+  for (const HandlerEntry& e : handlers.entries()) {
+    fmt::print("{:<14} {:<10} {:>3}  {:<44} {}\n", e.type, e.platform, e.version, e.description,
+               e.origin);
+  }
+  return 0;
+}
+
+int clean_project(const Options& o) {
+  keel::text::Diagnostics diag;
+  std::optional<Project> project;
+  HandlerRegistry handlers;
+  if (!load(o, project, handlers)) return 2;
+  keel::Result<CleanReport> r = clean(*project);
+  if (!r) {
+    fmt::print(stderr, "keel-build: {}\n", r.error().to_string());
+    return 1;
+  }
+  fmt::print("keel-build: clean: deleted {} file{} ({} intermediate folder{})\n", r->files,
+             r->files == 1 ? "" : "s", r->directories, r->directories == 1 ? "" : "s");
+  return 0;
+}
+
+int build(const Options& o) {
+  std::optional<Project> project;
+  HandlerRegistry handlers;
+  if (!load(o, project, handlers)) return 2;
+
+  std::vector<std::string> platforms;
+  for (const std::string& p : o.platforms) {
+    if (auto found = project->find_platform(p)) {
+      platforms.push_back(*found);
+    } else {
+      fmt::print(stderr, "keel-build: the project has no platform `{}`\n", p);
+      return 2;
+    }
+  }
+  if (platforms.empty()) platforms = project->platforms;
+
+  std::vector<std::string> files;
+  if (o.all || o.data_files.empty()) {
+    files = project->data_files;
+  } else {
+    for (const std::string& want : o.data_files) {
+      bool found = false;
+      for (const std::string& f : project->data_files) {
+        if (f == want || Project::data_file_name(f) == want) {
+          files.push_back(f);
+          found = true;
+          break;
+        }
+      }
+      if (!found) {
+        std::string known;
+        for (const std::string& f : project->data_files) known += " " + f;
+        fmt::print(stderr, "keel-build: `{}` is not a data file of the project (it has:{})\n", want,
+                   known);
+        return 2;
+      }
+    }
+  }
+
+  const unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const char* term = std::getenv("TERM");
+  const bool terminal = !o.no_progress && ::isatty(::fileno(stdout)) != 0 &&
+                        (term == nullptr || std::string_view(term) != "dumb");
+  ConsoleProgress progress(stdout, {.terminal = terminal, .verbose = o.verbose, .width = 100});
+  Builder builder(*project, handlers,
+                  {.jobs = jobs, .force_rebuild = o.force_rebuild, .force_repack = o.force_repack},
+                  &progress);
+  const BuildSummary summary = builder.build_all(platforms, files);
+  fmt::print("keel-build: {}\n", summary.to_string());
+  return summary.ok() ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Keel data build tool: command files -> intermediates -> data files"};
+  Options o;
+  auto add_project = [&o](CLI::App* cmd) {
+    cmd->add_option("-p,--project", o.project, "the project file")->capture_default_str();
+    cmd->add_option("--plugin-path", o.plugin_paths, "a folder to search for plug-ins")
+        ->allow_extra_args(false);
+  };
+  add_project(&app);
+  app.add_option("--platform", o.platforms, "target platform (repeatable; default: all)")
+      ->allow_extra_args(false);
+  app.add_option("DATAFILE", o.data_files, "data files to build (default: all)");
+  app.add_flag("--all", o.all, "build every data file of the project");
+  app.add_option("-j,--jobs", o.jobs, "handler threads (default: one per core)");
+  app.add_flag("--force-rebuild", o.force_rebuild, "every intermediate counts as out of date");
+  app.add_flag("--force-repack", o.force_repack, "every data file counts as out of date");
+  app.add_option("--intermediate-path", o.intermediate_path, "override the project's");
+  app.add_option("--image-path", o.image_path, "override the project's");
+  app.add_flag("-v,--verbose", o.verbose, "also list assets that are up to date");
+  app.add_flag("--no-progress", o.no_progress, "plain log even on a terminal");
+
+  CLI::App* clean_cmd = app.add_subcommand("clean", "delete every intermediate and data file");
+  CLI::App* handlers_cmd = app.add_subcommand("handlers", "list the handlers and plug-ins");
+  clean_cmd->fallthrough();
+  handlers_cmd->fallthrough();
+  app.require_subcommand(0, 1);
+
+  CLI11_PARSE(app, argc, argv);
+  if (*clean_cmd) return clean_project(o);
+  if (*handlers_cmd) return list_handlers(o);
+  return build(o);
+}
