@@ -37,9 +37,9 @@ inline constexpr std::string_view kDefaultRunEvent = "state_run";
 // hash) or a number (compiled to an IEEE float); modifiers (at most 8, all default off, turned
 // off again with a ~ ! - prefix) may follow the parameters and become the bits of header byte 2.
 struct CommandSpec {
-  std::string name;
-  std::vector<text::ParamKinds> params;  // each text::kString or text::kNumber
-  std::vector<std::string> modifiers;
+  std::string name{};
+  std::vector<text::ParamKinds> params{};  // each text::kString or text::kNumber
+  std::vector<std::string> modifiers{};
   bool has_block = false;  // like IfFlags: the game's handler decides whether the block runs
   u8 opcode = 0;           // assigned by FsmType::add_command
 };
