@@ -161,14 +161,17 @@ Result<BuildDatabase> BuildDatabase::from_bytes(std::span<const u8> bytes) {
   u32 version = 0;
   u64 length = 0;
   u64 checksum = 0;
+  u64 reserved = 0;
   h.u32v(version);
   h.u64v(length);
   h.u64v(checksum);
+  h.u64v(reserved);
   if (version != kVersion) {
     return fail_at(SourceLocation::bytes("build database", 4), ErrorCode::kUnsupported,
                    "version {} (this build reads version {})", version, kVersion);
   }
   if (length != bytes.size() - kHeaderSize) return corrupt(8, "length does not match the file");
+  if (reserved != 0) return corrupt(24, "reserved header field is not zero");
   const std::span<const u8> payload = bytes.subspan(kHeaderSize);
   if (hash64(payload.data(), payload.size()) != checksum) return corrupt(16, "checksum mismatch");
 

@@ -5,7 +5,7 @@
 #include "keel/pipeline/builtin_handlers.h"
 #include "keel/pipeline/command_files.h"
 #include "keel/pipeline/handler_support.h"
-#include "keel/pipeline/testing/test_project.h"
+#include "keel/pipeline/testing/pipeline_fixture.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -18,41 +18,10 @@ namespace keel::pipeline {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::g_counted_builds;
+using testing::g_counted_suffix;
+using testing::Pipeline;
 using testing::RecordingObserver;
-using testing::TestProject;
-
-// ---- test handlers ------------------------------------------------------------------------
-
-std::atomic<int> g_counted_builds{0};
-std::string g_counted_suffix;  // what "the handler's code" appends: a new version writes "v2"
-
-// Counted("name"): one chunk holding the name; counts how often it really builds.
-bool build_counted(BuildContext& ctx) {
-  const text::Token& cmd = ctx.command();
-  if (!ctx.check(cmd, {text::kString})) return false;
-  if (!ctx.set_output(cmd.params->text)) return false;
-  if (ctx.up_to_date()) return true;
-  ++g_counted_builds;
-  const std::string bytes = std::string(cmd.params->text) + g_counted_suffix;
-  return write_single_chunk(ctx, cmd.params->text, "Counted", as_bytes(bytes));
-}
-
-// Skip("name"): succeeds without declaring an output.
-bool build_skip(BuildContext&) { return true; }
-
-// Fail("why"): reports an error.
-bool build_fail(BuildContext& ctx) {
-  ctx.error(ctx.command(), std::string(ctx.command().params->text));
-  return false;
-}
-
-void add_test_handlers(HandlerRegistry& r, u32 counted_version = 1) {
-  register_builtin_handlers(r);
-  r.add(
-      {.type = "Counted", .fn = build_counted, .version = counted_version, .description = "test"});
-  r.add({.type = "Skip", .fn = build_skip, .version = 1, .description = "test"});
-  r.add({.type = "Fail", .fn = build_fail, .version = 1, .description = "test"});
-}
 
 std::set<std::string> item_names(const fs::path& data_file) {
   std::set<std::string> names;
@@ -62,64 +31,6 @@ std::set<std::string> item_names(const fs::path& data_file) {
   for (const pack::PackItem& item : pack->items()) names.insert(item.name);
   return names;
 }
-
-// The standard test project: two data files; main pulls in sub.kcmd.
-class Pipeline : public ::testing::Test {
- protected:
-  explicit Pipeline(std::string name = "")
-      : files_(fs::path(KEEL_TEST_TMPDIR) / "pipeline" /
-               (name.empty() ? ::testing::UnitTest::GetInstance()->current_test_info()->name()
-                             : name)) {
-    files_.write("project.kproj",
-                 "Project(\"test\");\n"
-                 "IntermediatePath(\"obj\");\n"
-                 "ImagePath(\"image\");\n"
-                 "Platform(\"PC\", \"XBOX\");\n"
-                 "IncludePath(\"src\");\n"
-                 "DataFile(\"main.kcmd\", \"other.kcmd\");\n");
-    files_.write("main.kcmd",
-                 "// the main data file\n"
-                 "Blob(\"face\", \"face.tga\");\n"
-                 "Blob(\"hero\", \"hero.bin\");\n"
-                 "AddFile(\"sub.kcmd\");\n");
-    files_.write("sub.kcmd", "Blob(\"sky\", \"sky.bin\");\n");
-    files_.write("other.kcmd", "Blob(\"menu\", \"menu.bin\");\n");
-    files_.write("src/face.tga", "FACE-v1");
-    files_.write("src/hero.bin", "HERO-v1");
-    files_.write("src/sky.bin", "SKY-v1");
-    files_.write("src/menu.bin", "MENU-v1");
-    add_test_handlers(handlers_);
-  }
-
-  Project& project() {
-    if (!project_) {
-      project_ = files_.load();
-      EXPECT_TRUE(project_) << files_.errors;
-    }
-    return *project_;
-  }
-  void reload() { project_.reset(); }
-
-  DataFileReport build(BuildOptions options = {}, std::string_view file = "main.kcmd",
-                       std::string_view platform = "PC") {
-    RecordingObserver observer;
-    Builder builder(project(), handlers_, options, &observer);
-    DataFileReport r = builder.build(platform, file);
-    created_ = builder.outputs_created();
-    messages_ = observer.messages;
-    finished_ = observer.finished;
-    return r;
-  }
-
-  fs::file_time_type mtime(std::string_view rel) { return fs::last_write_time(files_.path(rel)); }
-
-  TestProject files_;
-  HandlerRegistry handlers_;
-  std::optional<Project> project_;
-  usize created_ = 0;
-  std::string messages_;
-  std::vector<std::string> finished_;
-};
 
 TEST_F(Pipeline, Check50_CleanBuildLayout) {
   const DataFileReport r = build();
@@ -237,7 +148,7 @@ TEST_F(Pipeline, Check54_TouchHandler) {
   // are rebuilt, then the data file is repacked.
   g_counted_suffix = "v2";
   HandlerRegistry v2;
-  add_test_handlers(v2, 2);
+  testing::add_test_handlers(v2, 2);
   RecordingObserver observer;
   Builder builder(project(), v2, {}, &observer);
   const DataFileReport r = builder.build("PC", "main.kcmd");

@@ -1,0 +1,108 @@
+// Check 57: include-path search order.
+#include "keel/pipeline/include_paths.h"
+#include "keel/pipeline/builder.h"
+#include "keel/pipeline/builtin_handlers.h"
+#include "keel/pipeline/testing/pipeline_fixture.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace keel::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::Pipeline;
+using testing::RecordingObserver;
+using testing::TestProject;
+
+TEST_F(Pipeline, Check57_IncludeSearchOrder) {
+  TestProject files(fs::path(KEEL_TEST_TMPDIR) / "pipeline" / "Check57");
+  const std::string root = files.dir().string();
+  IncludePaths paths;
+  paths.add("common", "common", root + "/common");
+  paths.add("PC", "Texture", root + "/pc_tex");
+
+  // Only in (common, common): found there, for every platform.
+  files.write("common/x.tga", "common");
+  auto hit = paths.find("x.tga", "PC", "Texture");
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->path, root + "/common/x.tga");
+  EXPECT_EQ(hit->stamp.size, 6u);
+
+  // Also in (PC, Texture): PC resolves there, another platform still to (common, common).
+  files.write("pc_tex/x.tga", "pc");
+  EXPECT_EQ(paths.find("x.tga", "PC", "Texture")->path, root + "/pc_tex/x.tga");
+  EXPECT_EQ(paths.find("x.tga", "pc", "texture")->path, root + "/pc_tex/x.tga");
+  EXPECT_EQ(paths.find("x.tga", "XBOX", "Texture")->path, root + "/common/x.tga");
+  EXPECT_EQ(paths.find("x.tga", "PC", "Mesh")->path, root + "/common/x.tga");
+
+  // Missing everywhere: not found.
+  EXPECT_FALSE(paths.find("y.tga", "PC", "Texture"));
+  EXPECT_FALSE(paths.find("", "PC", "Texture"));
+}
+
+TEST_F(Pipeline, Check57_AllFourGroupsInOrder) {
+  TestProject files(fs::path(KEEL_TEST_TMPDIR) / "pipeline" / "Check57_groups");
+  const std::string root = files.dir().string();
+  IncludePaths paths;
+  paths.add("common", "common", root + "/cc");
+  paths.add("common", "Texture", root + "/ct");
+  paths.add("PC", "common", root + "/pc");
+  paths.add("PC", "Texture", root + "/pt");
+  paths.add("PC", "Texture", root + "/pt2");  // second in its group
+  for (const char* dir : {"cc", "ct", "pc", "pt", "pt2"}) {
+    files.write(fmt::format("{}/f", dir), dir);
+  }
+  files.write("pt2/only_second", "");
+  EXPECT_EQ(paths.find("f", "PC", "Texture")->path, root + "/pt/f");
+  EXPECT_EQ(paths.find("only_second", "PC", "Texture")->path, root + "/pt2/only_second");
+  fs::remove(files.path("pt/f"));
+  fs::remove(files.path("pt2/f"));
+  EXPECT_EQ(paths.find("f", "PC", "Texture")->path, root + "/pc/f");  // (platform, common)
+  fs::remove(files.path("pc/f"));
+  EXPECT_EQ(paths.find("f", "PC", "Texture")->path, root + "/ct/f");  // (common, type)
+  fs::remove(files.path("ct/f"));
+  EXPECT_EQ(paths.find("f", "PC", "Texture")->path, root + "/cc/f");  // (common, common)
+  EXPECT_THAT(paths.group("pc", "TEXTURE"), ::testing::ElementsAre(root + "/pt", root + "/pt2"));
+}
+
+TEST_F(Pipeline, Check57_MissingSourceIsReportedByTheHandler) {
+  TestProject files(fs::path(KEEL_TEST_TMPDIR) / "pipeline" / "Check57_build");
+  files.write("project.kproj",
+              "Platform(\"PC\", \"XBOX\");\nIncludePath(\"common\");\n"
+              "IncludePath(\"pc_tex\", \"PC\", \"Texture\");\nDataFile(\"main.kcmd\");\n");
+  files.write("main.kcmd", "Texture(\"x\", \"x.tga\");\n");
+  files.write("common/x.tga", "common");
+  std::optional<Project> project = files.load();
+  ASSERT_TRUE(project) << files.errors;
+  HandlerRegistry handlers;
+  handlers.add({.platform = "common",
+                .type = "Texture",
+                .fn = build_blob,
+                .version = 1,
+                .description = "test: a blob"});
+  RecordingObserver observer;
+  Builder builder(*project, handlers, {}, &observer);
+  ASSERT_TRUE(builder.build("PC", "main.kcmd").ok) << observer.messages;
+
+  // A file appearing in a group searched earlier changes what the asset is made from.
+  files.write("pc_tex/x.tga", "pc");
+  DataFileReport r = builder.build("PC", "main.kcmd");
+  EXPECT_EQ(r.built, 1u);
+  EXPECT_EQ(builder.build("XBOX", "main.kcmd").built, 1u);
+  EXPECT_EQ(builder.build("XBOX", "main.kcmd").built, 0u);
+
+  // Gone everywhere: find_source returns "" and the handler reports a located error.
+  fs::remove(files.path("pc_tex/x.tga"));
+  fs::remove(files.path("common/x.tga"));
+  r = builder.build("PC", "main.kcmd");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.failed, 1u);
+  EXPECT_THAT(observer.messages,
+              ::testing::HasSubstr(
+                  "main.kcmd:1:14: error: source `x.tga` not found in the include paths of "
+                  "(PC, Texture)"));
+}
+
+}  // namespace
+}  // namespace keel::pipeline
