@@ -72,6 +72,9 @@ class FsmInstance {
   }
   Environment& environment() const { return *env_; }
 
+  // Reports a problem through the environment's error handler (as an Error command does).
+  void report_error(std::string_view message) { report(message); }
+
   void set_animation_target(AnimationTarget* target) { animation_ = target; }
   AnimationTarget* animation_target() const { return animation_; }
 

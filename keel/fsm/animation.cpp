@@ -1,0 +1,112 @@
+#include "keel/fsm/animation.h"
+
+#include "keel/fsm/instance.h"
+
+namespace keel::fsm {
+
+namespace {
+constexpr Hash kAnimDone = string_hash("anim_done");
+
+Hash keyframe_event(std::string_view mark) {
+  Hash h = string_hash("keyframe_");
+  for (char c : mark) h = rotate_left(h, 7) + static_cast<u8>(c);
+  return h;
+}
+}  // namespace
+
+Status AnimationLibrary::add(AnimationClip clip) {
+  if (clip.frame_count == 0)
+    return fail(ErrorCode::kInvalidArgument, "clip '{}' has no frames", clip.name);
+  const Hash h = string_hash(clip.name);
+  if (by_name_.contains(h))
+    return fail(ErrorCode::kAlreadyExists, "clip '{}' already exists", clip.name);
+  Stored stored{std::move(clip), {}};
+  for (const AnimationMark& m : stored.clip.marks) {
+    if (m.frame >= stored.clip.frame_count) {
+      return fail(ErrorCode::kOutOfRange, "clip '{}': mark '{}' at frame {} of {}",
+                  stored.clip.name, m.name, m.frame, stored.clip.frame_count);
+    }
+    stored.events.emplace_back(m.frame, keyframe_event(m.name));
+  }
+  clips_.push_back(std::move(stored));
+  by_name_.emplace(h, &clips_.back());
+  return ok();
+}
+
+const AnimationLibrary::Stored* AnimationLibrary::find_stored(Hash name) const {
+  const auto it = by_name_.find(name);
+  return it != by_name_.end() ? it->second : nullptr;
+}
+
+const AnimationClip* AnimationLibrary::find(Hash name) const {
+  const Stored* s = find_stored(name);
+  return s != nullptr ? &s->clip : nullptr;
+}
+
+void AliasTable::set(std::string_view alias, std::string_view clip) {
+  map_[string_hash(alias)] = string_hash(clip);
+}
+
+std::optional<Hash> AliasTable::find(Hash alias) const {
+  const auto it = map_.find(alias);
+  if (it == map_.end()) return std::nullopt;
+  return it->second;
+}
+
+void Animator::play(FsmInstance& instance, const AnimationRequest& request) {
+  const std::optional<Hash> clip_name = aliases_->find(request.alias);
+  if (!clip_name) {
+    instance.report_error(
+        fmt::format("no clip for animation alias '{}'", instance.fsm().string(request.alias)));
+    return;
+  }
+  const AnimationLibrary::Stored* next = clips_->find_stored(*clip_name);
+  if (next == nullptr) {
+    instance.report_error(fmt::format("animation alias '{}' names a clip that does not exist",
+                                      instance.fsm().string(request.alias)));
+    return;
+  }
+  const u32 count = next->clip.frame_count;
+  u32 frame = request.reverse() ? count - 1 : 0;
+  if (request.keep_frame() && current_ != nullptr) {
+    // The same proportion of the new clip, truncated: frame 25 of 100 -> frame 12 of 50.
+    frame = static_cast<u32>(u64{frame_} * count / current_->clip.frame_count);
+  }
+  blend_left_ = (request.blend() && current_ != nullptr) ? blend_frames_ : 0;
+  current_ = next;
+  frame_ = frame;
+  reverse_ = request.reverse();
+  repeat_ = request.repeat();
+  holding_ = false;
+  ++generation_;
+}
+
+void Animator::update(FsmInstance& instance) {
+  if (current_ == nullptr || holding_) return;
+  if (blend_left_ > 0) --blend_left_;
+  const u32 last = reverse_ ? 0 : current_->clip.frame_count - 1;
+  const u32 first = reverse_ ? current_->clip.frame_count - 1 : 0;
+  if (frame_ == last) {
+    if (!repeat_) {  // started on its last frame (a one-frame clip, or keepframe)
+      holding_ = true;
+      instance.event(kAnimDone);
+      return;
+    }
+    frame_ = first;
+  } else {
+    frame_ = reverse_ ? frame_ - 1 : frame_ + 1;
+  }
+  // The events of the frame reached; a handler that starts another clip ends this update.
+  const u32 generation = generation_;
+  for (const auto& [frame, event] : current_->events) {
+    if (frame != frame_) continue;
+    instance.event(event);
+    if (generation_ != generation) return;
+  }
+  if (frame_ == last) {
+    instance.event(kAnimDone);
+    if (generation_ == generation && !repeat_) holding_ = true;
+  }
+}
+
+}  // namespace keel::fsm
