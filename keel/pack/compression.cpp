@@ -3,6 +3,9 @@
 #include "keel/core/assert.h"
 
 #include <zlib.h>
+// For the parameter name ZSTD_d_stableOutBuffer only; it is passed through the stable
+// ZSTD_DCtx_setParameter, no experimental function is called.
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include <algorithm>
@@ -199,8 +202,14 @@ Status BlockDecoder::begin(Compression method, std::span<std::byte> output) {
   d.produced = 0;
   d.ended = false;
   if (method == Compression::kZstd) {
-    if (d.zstd == nullptr) d.zstd = ZSTD_createDCtx();
-    if (d.zstd == nullptr) return fail(ErrorCode::kOverflow, "zstd: out of memory");
+    if (d.zstd == nullptr) {
+      d.zstd = ZSTD_createDCtx();
+      if (d.zstd == nullptr) return fail(ErrorCode::kOverflow, "zstd: out of memory");
+      // The output is one fixed buffer: zstd decodes straight into it and uses it as its
+      // window, so it allocates no window of its own (whatever size a hostile frame asks for)
+      // and copies nothing.
+      ZSTD_DCtx_setParameter(d.zstd, ZSTD_d_stableOutBuffer, 1);
+    }
     ZSTD_DCtx_reset(d.zstd, ZSTD_reset_session_only);
   } else if (method == Compression::kZlib) {
     if (!d.zlib_ready) {

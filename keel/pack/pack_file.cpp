@@ -1,17 +1,34 @@
 #include "keel/pack/pack_file.h"
 
-#include "keel/core/file.h"
 #include "keel/pack/compression.h"
 
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 namespace keel::pack {
 
 Result<PackFile> PackFile::open(const std::filesystem::path& path, ReadOptions options) {
-  auto text = read_file(path);
-  if (!text) return std::unexpected(text.error());
-  std::vector<u8> bytes(text->size());
-  if (!text->empty()) std::memcpy(bytes.data(), text->data(), text->size());
+  // Straight into the buffer the PackFile keeps (no second copy of a large file).
+  auto io_error = [&path](std::string_view what) {
+    return Unexpected(Error(ErrorCode::kIo, fmt::format("{}: {}", what, std::strerror(errno)),
+                            SourceLocation{path.string(), 0, 0, 0, false}));
+  };
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return io_error("cannot open for reading");
+  std::vector<u8> bytes;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec) bytes.reserve(static_cast<usize>(size));
+  u8 buffer[1 << 16];
+  for (;;) {
+    const usize n = std::fread(buffer, 1, sizeof buffer, f);
+    bytes.insert(bytes.end(), buffer, buffer + n);
+    if (n < sizeof buffer) break;
+  }
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) return io_error("read failed");
   return from_bytes(std::move(bytes), path.string(), options);
 }
 
