@@ -9,6 +9,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 
@@ -404,6 +405,11 @@ struct StreamDecompressor::Impl {
   bool source_done = false;
   bool ended = false;
   u64 source_calls = 0;
+  // zstd's streaming decoder does not compare a frame's declared content size with what an empty
+  // last block leaves it at, so the frame header is kept and checked at the end.
+  std::array<u8, ZSTD_FRAMEHEADERSIZE_MAX> zstd_head{};
+  usize zstd_head_size = 0;
+  u64 total_out = 0;
 
   ~Impl() {
     if (zstd != nullptr) ZSTD_freeDCtx(zstd);
@@ -490,7 +496,20 @@ Result<usize> StreamDecompressor::read(std::span<std::byte> output) {
         if (ZSTD_isError(rc)) return zstd_error("stream", rc);
         used = ib.pos;
         produced = ob.pos;
-        if (rc == 0) d.ended = true;
+        const usize keep = std::min(used, d.zstd_head.size() - d.zstd_head_size);
+        std::memcpy(d.zstd_head.data() + d.zstd_head_size, in, keep);
+        d.zstd_head_size += keep;
+        d.total_out += produced;
+        if (rc == 0) {
+          d.ended = true;
+          const unsigned long long declared =
+              ZSTD_getFrameContentSize(d.zstd_head.data(), d.zstd_head_size);
+          if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != ZSTD_CONTENTSIZE_ERROR &&
+              declared != d.total_out) {
+            return fail(ErrorCode::kCorrupt, "zstd stream: frame declares {} bytes, holds {}",
+                        declared, d.total_out);
+          }
+        }
         break;
       }
       case Compression::kZlib: {

@@ -195,6 +195,23 @@ TEST(PackCompression, BlockDecoderTakesInputInPieces) {
   }
 }
 
+TEST(PackCompression, ZstdFrameHoldingLessThanItDeclaresIsCorrupt) {
+  // Found by fuzzing: a frame declaring 70 bytes whose only block is an empty last block.
+  // zstd's streaming decoder accepts it; both keel decoders must not.
+  const u8 raw[] = {0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x46, 0x01, 0x00, 0x00};
+  const std::vector<std::byte> frame(reinterpret_cast<const std::byte*>(raw),
+                                     reinterpret_cast<const std::byte*>(raw) + sizeof raw);
+  for (usize buffer : {usize{1}, usize{5}, usize{64}}) {
+    auto streamed = stream_decompress(Compression::kZstd, frame, buffer, 61);
+    ASSERT_FALSE(streamed) << buffer;
+    EXPECT_EQ(streamed.error().code(), ErrorCode::kCorrupt);
+  }
+  std::vector<std::byte> out(70);
+  EXPECT_FALSE(decompress(Compression::kZstd, frame, out));
+  std::vector<std::byte> none;
+  EXPECT_FALSE(decompress(Compression::kZstd, frame, none));
+}
+
 TEST(PackCompression, LevelsAndMethodsAreChecked) {
   const std::vector<std::byte> data(10, std::byte{1});
   EXPECT_FALSE(compress(Compression::kZlib, data, 42));
