@@ -1,0 +1,209 @@
+// keel-fsm: the FSM compiler and simulator (Golden Rules ch. 7). The logic lives in keel/fsm.
+//   keel-fsm compile IN -o OUT [--types FILE]     compile FSM source to a binary (atomic write)
+//   keel-fsm check IN... [--types FILE]           errors and warnings with locations; the
+//                                                 load-time checks across all inputs
+//   keel-fsm run IN... --fsm NAME [--events FILE | --event NAME...] [--seed N]
+//                                                 simulate: each event's result, state,
+//                                                 behaviour bits and every callback
+//   keel-fsm dot IN [-o OUT]                      Graphviz of states, transitions and groups
+// Inputs are FSM source or compiled files (recognised by their 'KFSM' magic). FSM types the tool
+// does not know get behaviour bits in order of first appearance, unless --types describes them.
+// Exit status: 0 fine, 1 errors in the input, 2 usage or I/O errors.
+#include "keel/core/file.h"
+#include "keel/fsm/compiler.h"
+#include "keel/fsm/dot.h"
+#include "keel/fsm/library.h"
+#include "keel/fsm/simulator.h"
+#include "keel/text/document.h"
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using keel::fsm::CompiledFsms;
+
+constexpr int kInputError = 1;
+constexpr int kUsageError = 2;
+
+struct Input {
+  std::unique_ptr<keel::text::Document> doc;  // null for compiled inputs
+  std::optional<CompiledFsms> image;
+};
+
+bool is_compiled(const std::string& bytes) {
+  return bytes.size() >= 4 && bytes.compare(0, 4, "KFSM") == 0;
+}
+
+// Loads one input; prints its diagnostics (warnings too). Returns nullopt on errors.
+std::optional<Input> load(const std::string& path, const keel::fsm::TypeRegistry& types) {
+  keel::Result<std::string> bytes = keel::read_file(path);
+  if (!bytes) {
+    fmt::print(stderr, "{}\n", bytes.error().to_string());
+    return std::nullopt;
+  }
+  Input in;
+  if (is_compiled(*bytes)) {
+    keel::Result<CompiledFsms> image =
+        CompiledFsms::from_bytes(std::as_bytes(std::span(bytes->data(), bytes->size())), path);
+    if (!image) {
+      fmt::print(stderr, "{}\n", image.error().to_string());
+      return std::nullopt;
+    }
+    in.image = std::move(*image);
+    return in;
+  }
+  keel::text::Diagnostics diag;
+  in.doc = keel::text::parse(std::move(*bytes), path, diag);
+  if (in.doc) in.image = keel::fsm::compile(in.doc->first(), types, diag);
+  if (!diag.empty()) fmt::print(stderr, "{}", in.doc ? diag.render(*in.doc) : diag.render());
+  if (!in.image) return std::nullopt;
+  return in;
+}
+
+bool load_types(const std::string& path, keel::fsm::TypeRegistry& types) {
+  if (path.empty()) return true;
+  keel::text::Diagnostics diag;
+  const bool ok = types.load_file(path, diag);
+  if (!diag.empty()) fmt::print(stderr, "{}", diag.render());
+  return ok;
+}
+
+// Adds every input to `library` and links; prints problems.
+bool link_all(std::vector<Input>& inputs, keel::fsm::FsmLibrary& library) {
+  for (Input& in : inputs) {
+    if (keel::Status s = library.add(std::move(*in.image)); !s) {
+      fmt::print(stderr, "error: {}\n", s.error().message());
+      return false;
+    }
+  }
+  if (keel::Status s = library.link(); !s) {
+    fmt::print(stderr, "{}\n", s.error().to_string());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Keel FSM tools: compile, check, simulate and draw finite-state machines"};
+  app.require_subcommand(1);
+  std::string types_file;
+  const std::string types_help = "FSM type descriptions (behaviour names in bit order)";
+
+  std::string compile_in;
+  std::string compile_out;
+  CLI::App* compile = app.add_subcommand("compile", "compile FSM source to a binary file");
+  compile->add_option("IN", compile_in, "FSM source")->required();
+  compile->add_option("-o,--output", compile_out, "binary output (written atomically)")->required();
+  compile->add_option("--types", types_file, types_help);
+
+  std::vector<std::string> check_in;
+  CLI::App* check =
+      app.add_subcommand("check", "report errors and warnings; run the load-time checks");
+  check->add_option("IN", check_in, "FSM sources or binaries (parents included)")->required();
+  check->add_option("--types", types_file, types_help);
+
+  std::vector<std::string> run_in;
+  std::string fsm_name;
+  std::string events_file;
+  std::vector<std::string> event_names;
+  keel::u64 seed = 1;
+  CLI::App* run = app.add_subcommand("run", "simulate one FSM on a list of events");
+  run->add_option("IN", run_in, "FSM sources or binaries (parents included)")->required();
+  run->add_option("--fsm", fsm_name, "the FSM to run")->required();
+  CLI::Option* events_opt =
+      run->add_option("--events", events_file, "one event name per line, # comments");
+  run->add_option("--event", event_names, "an event (repeatable)")->excludes(events_opt);
+  run->add_option("--seed", seed, "seed of IfRandom's random source");
+  run->add_option("--types", types_file, types_help);
+
+  std::string dot_in;
+  std::string dot_out;
+  CLI::App* dot = app.add_subcommand("dot", "Graphviz of states, transitions and groups");
+  dot->add_option("IN", dot_in, "FSM source")->required();
+  dot->add_option("-o,--output", dot_out, "output file (default: standard output)");
+  dot->add_option("--types", types_file, types_help);
+
+  CLI11_PARSE(app, argc, argv);
+
+  keel::fsm::TypeRegistry types(keel::fsm::UnknownTypes::kAutoAssign);
+  if (!load_types(types_file, types)) return kUsageError;
+
+  if (*compile) {
+    std::optional<Input> in = load(compile_in, types);
+    if (!in) return kInputError;
+    if (keel::Status s = in->image->save_file(compile_out); !s) {
+      fmt::print(stderr, "{}\n", s.error().to_string());
+      return kUsageError;
+    }
+    fmt::print("{}: {} FSM{} compiled to {} ({} bytes)\n", compile_in, in->image->fsm_count(),
+               in->image->fsm_count() == 1 ? "" : "s", compile_out, in->image->words().size() * 4);
+    return 0;
+  }
+
+  if (*check || *run) {
+    std::vector<Input> inputs;
+    bool failed = false;
+    for (const std::string& path : *check ? check_in : run_in) {
+      std::optional<Input> in = load(path, types);
+      if (in) {
+        inputs.push_back(std::move(*in));
+      } else {
+        failed = true;
+      }
+    }
+    if (failed) return kInputError;
+    keel::usize count = 0;
+    for (const Input& in : inputs) count += in.image->fsm_count();
+    keel::fsm::FsmLibrary library;
+    if (!link_all(inputs, library)) return kInputError;
+    if (*check) {
+      fmt::print("{} FSM{} OK\n", count, count == 1 ? "" : "s");
+      return 0;
+    }
+    const keel::Result<const keel::fsm::FsmDef*> fsm = library.get(fsm_name);
+    if (!fsm) {
+      fmt::print(stderr, "error: {}\n", fsm.error().message());
+      return kUsageError;
+    }
+    if (!events_file.empty()) {
+      keel::Result<std::string> text = keel::read_file(events_file);
+      if (!text) {
+        fmt::print(stderr, "{}\n", text.error().to_string());
+        return kUsageError;
+      }
+      event_names = keel::fsm::Simulator::parse_events(*text);
+    }
+    keel::fsm::Simulator sim(
+        **fsm, [](std::string_view line) { fmt::print("{}\n", line); }, seed);
+    if (keel::Status s = sim.start(); !s) {
+      fmt::print(stderr, "error: {}\n", s.error().message());
+      return kInputError;
+    }
+    for (const std::string& e : event_names) sim.event(e);
+    return 0;
+  }
+
+  // dot: compile first so errors are reported, then draw from the source tree.
+  std::optional<Input> in = load(dot_in, types);
+  if (!in) return kInputError;
+  if (!in->doc) {
+    fmt::print(stderr, "error: dot needs FSM source (groups do not survive compilation)\n");
+    return kUsageError;
+  }
+  const std::string graph = keel::fsm::to_dot(in->doc->first());
+  if (dot_out.empty()) {
+    fmt::print("{}", graph);
+  } else if (keel::Status s = keel::write_file_atomic(dot_out, graph); !s) {
+    fmt::print(stderr, "{}\n", s.error().to_string());
+    return kUsageError;
+  }
+  return 0;
+}
