@@ -1,0 +1,173 @@
+#include "roster.h"
+
+#include "keel/text/document.h"
+#include "keel/text/signature.h"
+
+#include <algorithm>
+
+namespace rumble {
+
+namespace text = keel::text;
+
+const Clip* FighterSpec::animation(Hash alias) const {
+  auto it = std::lower_bound(animations.begin(), animations.end(), alias,
+                             [](const auto& a, Hash h) { return a.first < h; });
+  return it != animations.end() && it->first == alias ? it->second : nullptr;
+}
+
+const Clip* Roster::find_clip(std::string_view name) const {
+  for (const Clip& c : clips) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+const FighterSpec* Roster::find_fighter(std::string_view name) const {
+  for (const FighterSpec& f : fighters) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+namespace {
+
+bool positive(const text::Token& t, text::Diagnostics& diag, s32 min) {
+  const s32 v = t.as_int();
+  if (v < min || t.number != static_cast<double>(v)) {
+    diag.error(t, "expected a whole number of at least {}, got {}", min, t.text);
+    return false;
+  }
+  return true;
+}
+
+void read_clip(const text::Token& cmd, Roster& roster, text::Diagnostics& diag) {
+  if (!text::check_command(cmd, diag, {text::kString, text::kNumber},
+                           {.conditional = text::Conditional::kAllowed})) {
+    return;
+  }
+  if (!positive(*cmd.param(1), diag, 1)) return;
+  if (roster.find_clip(cmd.param(0)->text) != nullptr) {
+    diag.error(*cmd.param(0), "clip '{}' is defined twice", cmd.param(0)->text);
+    return;
+  }
+  Clip clip;
+  clip.name = std::string(cmd.param(0)->text);
+  clip.frames = static_cast<u32>(cmd.param(1)->as_int());
+  for (const text::Token& sub : text::chain(cmd.conditional)) {
+    if (sub.is("Damage") || sub.is("Blend")) {
+      if (!text::check_command(sub, diag, {text::kNumber})) continue;
+      if (!positive(*sub.param(0), diag, 0)) continue;
+      if (sub.is("Damage")) {
+        clip.damage = sub.param(0)->as_int();
+      } else {
+        clip.blend = static_cast<u32>(sub.param(0)->as_int());
+      }
+    } else if (sub.is("Key")) {
+      if (!text::check_command(sub, diag, {text::kNumber, text::kString})) continue;
+      if (!positive(*sub.param(0), diag, 0)) continue;
+      const u32 frame = static_cast<u32>(sub.param(0)->as_int());
+      if (frame >= clip.frames) {
+        diag.error(*sub.param(0), "key frame {} is past the end of '{}' ({} frames)", frame,
+                   clip.name, clip.frames);
+        continue;
+      }
+      KeyFrame key{frame, std::string(sub.param(1)->text), 0};
+      key.event = keel::string_hash("keyframe_" + key.mark);
+      clip.keys.push_back(std::move(key));
+    } else {
+      diag.error(sub, "unknown clip command `{}` (expected Damage, Blend or Key)", sub.text);
+    }
+  }
+  std::stable_sort(clip.keys.begin(), clip.keys.end(),
+                   [](const KeyFrame& a, const KeyFrame& b) { return a.frame < b.frame; });
+  roster.clips.push_back(std::move(clip));
+}
+
+struct PendingAnimation {
+  usize fighter;
+  const text::Token* clip;
+};
+
+void read_fighter(const text::Token& cmd, Roster& roster, text::Diagnostics& diag,
+                  std::vector<PendingAnimation>& pending) {
+  if (!text::check_command(cmd, diag, {text::kString, text::kString},
+                           {.conditional = text::Conditional::kAllowed})) {
+    return;
+  }
+  if (roster.find_fighter(cmd.param(0)->text) != nullptr) {
+    diag.error(*cmd.param(0), "fighter '{}' is defined twice", cmd.param(0)->text);
+    return;
+  }
+  FighterSpec f;
+  f.name = std::string(cmd.param(0)->text);
+  f.fsm = std::string(cmd.param(1)->text);
+  for (const text::Token& sub : text::chain(cmd.conditional)) {
+    if (sub.is("Animation")) {
+      if (!text::check_command(sub, diag, {text::kString, text::kString})) continue;
+      f.animation_names.emplace_back(sub.param(0)->text, sub.param(1)->text);
+      pending.push_back({roster.fighters.size(), sub.param(1)});
+      continue;
+    }
+    s32* field = sub.is("Health")     ? &f.health
+                 : sub.is("Position") ? &f.position
+                 : sub.is("Reach")    ? &f.reach
+                 : sub.is("Speed")    ? &f.speed
+                                      : nullptr;
+    if (field == nullptr) {
+      diag.error(sub,
+                 "unknown fighter command `{}` (expected Health, Position, Reach, Speed or "
+                 "Animation)",
+                 sub.text);
+      continue;
+    }
+    if (!text::check_command(sub, diag, {text::kNumber})) continue;
+    const bool can_be_negative = field == &f.position;
+    if (!can_be_negative && !positive(*sub.param(0), diag, 1)) continue;
+    *field = sub.param(0)->as_int();
+  }
+  roster.fighters.push_back(std::move(f));
+}
+
+}  // namespace
+
+bool read_roster(const text::Token* first, Roster& roster, text::Diagnostics& diag) {
+  const usize errors_before = diag.error_count();
+  std::vector<PendingAnimation> pending;
+  for (const text::Token& cmd : text::chain(first)) {
+    if (cmd.is("Clip")) {
+      read_clip(cmd, roster, diag);
+    } else if (cmd.is("Fighter")) {
+      read_fighter(cmd, roster, diag, pending);
+    } else {
+      diag.error(cmd, "unknown roster command `{}` (expected Clip or Fighter)", cmd.text);
+    }
+  }
+  // Clips may be defined after the fighters that use them.
+  for (const PendingAnimation& p : pending) {
+    if (roster.find_clip(p.clip->text) == nullptr) {
+      diag.error(*p.clip, "fighter '{}' uses clip '{}', which is not defined",
+                 roster.fighters[p.fighter].name, p.clip->text);
+    }
+  }
+  for (FighterSpec& f : roster.fighters) {
+    for (const auto& [alias, clip_name] : f.animation_names) {
+      const Clip* clip = roster.find_clip(clip_name);
+      if (clip != nullptr) f.animations.emplace_back(keel::string_hash(alias), clip);
+    }
+    std::sort(f.animations.begin(), f.animations.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+  return diag.error_count() == errors_before;
+}
+
+keel::Result<Roster> load_roster(const std::filesystem::path& path) {
+  text::Diagnostics diag;
+  std::unique_ptr<text::Document> doc = text::parse_file(path, diag);
+  Roster roster;
+  if (doc == nullptr || !read_roster(doc->first(), roster, diag)) {
+    return keel::fail(keel::ErrorCode::kParse, "{}", doc ? diag.render(*doc) : diag.render());
+  }
+  return roster;
+}
+
+}  // namespace rumble
