@@ -1,9 +1,11 @@
 // keel-demo: the main job for now. Reads settings from files and the command line, runs a
 // kernel with a few tasks headless for N frames, then prints the profiler's table and tree, the
-// objects report, and writes a Chrome trace.
+// objects report, and writes a Chrome trace. With data=FILE it first loads the data file that
+// keel-build made from data/sample.kproj and prints what it holds.
 //
 //   keel-demo [--settings FILE]... [--list] [--write-settings FILE] [setting...]
 //   e.g. keel-demo --settings demo.cfg frames=600 -physics trace=run.json
+#include "demo_data.h"
 #include "demo_tasks.h"
 
 #include "keel/core/build_stamp.h"
@@ -20,6 +22,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +64,7 @@ int main(int argc, char** argv) {
   bool realtime = false;
   int seed = 1;
   std::string trace = "demo_trace.json";
+  std::string data;
   std::vector<std::string> waves;
   keel::settings::Settings settings;
   settings.add("frames", frames, "Frames to run").range(1, 1'000'000);
@@ -70,6 +74,7 @@ int main(int argc, char** argv) {
   settings.add("realtime", realtime, "Use the real clock (default: 60 simulated frames/s)");
   settings.add("seed", seed, "Seed of the simulated input");
   settings.add("trace", trace, "Chrome trace output file (empty: none)");
+  settings.add("data", data, "Data file made by keel-build to load at start-up (empty: none)");
   settings.add("waves", waves, "Enemy waves the AI cycles through");
 
   const keel::settings::ArgsResult loaded = settings.load(files, args);
@@ -94,6 +99,27 @@ int main(int argc, char** argv) {
   }
 
   std::printf("%s\n", keel::build_stamp().to_string().c_str());
+
+  // The data file keel-build made (scripts/demo.sh builds it first). Missing: say how to make it
+  // and run without; damaged: an error.
+  std::optional<demo::DemoData> demo_data;
+  if (!data.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::exists(data, ec)) {
+      std::printf(
+          "data file %s not found (build it: keel-build -p data/sample.kproj); running "
+          "without it\n\n",
+          data.c_str());
+    } else {
+      keel::Result<demo::DemoData> loaded_data = demo::load_demo_data(data);
+      if (!loaded_data) {
+        std::fprintf(stderr, "keel-demo: %s\n", loaded_data.error().to_string().c_str());
+        return 1;
+      }
+      demo_data = std::move(*loaded_data);
+      std::printf("%s\n", demo_data->report.c_str());
+    }
+  }
 
   // Headless runs are deterministic: a fake clock advanced by 1/60 s per frame.
   keel::FakeClock fake_clock;
