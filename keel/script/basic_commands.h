@@ -1,5 +1,6 @@
-// A small command set for tools, tests and examples: exactly PRINT("text"), SET(var, value) and
-// ADD(var, value). `keel-script run` uses it; games define their own (see commands.h).
+// The tool command PRINT("text") for `keel-script run`, tests and examples. With the language's
+// built-ins (which include SET(var, value) and ADD(var, value)) it makes the small command set
+// of the tool; games define their own commands (see commands.h).
 #pragma once
 
 #include "keel/script/call.h"
@@ -11,13 +12,11 @@
 namespace keel::script {
 
 inline constexpr Opcode kOpPrint = 0x0100;  // PRINT("text")
-inline constexpr Opcode kOpSet = 0x0101;    // SET(var, value)   value: number or variable
-inline constexpr Opcode kOpAdd = 0x0102;    // ADD(var, value)   var += value
 
 using PrintFn = std::function<void(const Call& call, std::string_view text)>;
 
-// Adds PRINT, SET and ADD to `commands`. PRINT passes its text (or "#<hash>" when no loaded
-// library knows the string) to `print`.
+// Adds PRINT to `commands`. PRINT passes its text (or "#<hash>" when no loaded library knows the
+// string) to `print`.
 Status add_basic_commands(CommandSet& commands, PrintFn print);
 
 }  // namespace keel::script

@@ -14,6 +14,10 @@ std::string_view builtin_mnemonic(Opcode opcode) {
     case kOpIf: return "IF";
     case kOpChangeScript: return "CHANGESCRIPT";
     case kOpCallScript: return "CALLSCRIPT";
+    case kOpSetInt:
+    case kOpSetVar: return "SET";
+    case kOpAddInt:
+    case kOpAddVar: return "ADD";
     default: return {};
   }
 }
@@ -88,18 +92,6 @@ std::string_view comparator_spellings() {
   return "EQUALS (EQUAL, EQ), NOTEQUAL (NOTEQUALS, NE), LESSTHAN (LESS, LT), "
          "LESSEQUAL (LESSOREQUAL, LE), GREATERTHAN (GREATER, GT), "
          "GREATEREQUAL (GREATEROREQUAL, GE)";
-}
-
-bool compare(Comparator comparator, s32 a, s32 b) {
-  switch (comparator) {
-    case Comparator::kEqual: return a == b;
-    case Comparator::kNotEqual: return a != b;
-    case Comparator::kLess: return a < b;
-    case Comparator::kLessEqual: return a <= b;
-    case Comparator::kGreater: return a > b;
-    case Comparator::kGreaterEqual: return a >= b;
-  }
-  return false;
 }
 
 }  // namespace keel::script

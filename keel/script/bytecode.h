@@ -42,15 +42,22 @@ inline constexpr Opcode kOpPauseSecondsVar = 0x0005;  // PAUSESECONDS(delay); wh
 inline constexpr Opcode kOpIf = 0x0006;               // IF(a, cmp, b) <conditional>  >= 16 bytes
 inline constexpr Opcode kOpChangeScript = 0x0007;     // CHANGESCRIPT("name");            8 bytes
 inline constexpr Opcode kOpCallScript = 0x0008;       // CALLSCRIPT("name");              8 bytes
-inline constexpr Opcode kLastBuiltinOpcode = kOpCallScript;
+// Keel's additions (variables need a way to be written from a script): like PAUSE, one opcode
+// per operand type. [u16 op][u16 12][u32 HASH(variable)][s32 value or u32 HASH(source)].
+inline constexpr Opcode kOpSetInt = 0x0009;  // SET(variable, 5);                    12 bytes
+inline constexpr Opcode kOpSetVar = 0x000A;  // SET(variable, other);                12 bytes
+inline constexpr Opcode kOpAddInt = 0x000B;  // ADD(variable, -1);   saturating      12 bytes
+inline constexpr Opcode kOpAddVar = 0x000C;  // ADD(variable, other);                12 bytes
+inline constexpr Opcode kLastBuiltinOpcode = kOpAddVar;
 
-// Opcodes 0x0009-0x00FF are reserved for future built-ins; games number their own commands from
+// Opcodes 0x000D-0x00FF are reserved for future built-ins; games number their own commands from
 // here up (and, like the built-ins, never renumber them).
 inline constexpr Opcode kFirstGameOpcode = 0x0100;
 
 static_assert(kOpBreak == 1 && kOpPauseInt == 2 && kOpPauseVar == 3 && kOpPauseSeconds == 4 &&
                   kOpPauseSecondsVar == 5 && kOpIf == 6 && kOpChangeScript == 7 &&
-                  kOpCallScript == 8,
+                  kOpCallScript == 8 && kOpSetInt == 9 && kOpSetVar == 10 && kOpAddInt == 11 &&
+                  kOpAddVar == 12,
               "opcode numbers are part of the file format: never change them");
 static_assert(kFirstGameOpcode == 0x100, "game opcodes start at 0x100 forever");
 
@@ -94,7 +101,14 @@ bool parse_comparator(std::string_view name, Comparator& out);
 // Every accepted spelling, for error messages.
 std::string_view comparator_spellings();
 
-bool compare(Comparator comparator, s32 a, s32 b);
+// Branch-free: `a` below, equal to or above `b` picks one of three bits of the comparator's
+// truth table. `comparator` must be a valid Comparator (< kComparatorCount).
+inline bool compare(Comparator comparator, s32 a, s32 b) {
+  //                          GE=110   GT=100   LE=011   LT=001   NE=101   EQ=010
+  constexpr u32 kTruth = (6u << 15) | (4u << 12) | (3u << 9) | (1u << 6) | (5u << 3) | 2u;
+  const u32 outcome = static_cast<u32>(a >= b) + static_cast<u32>(a > b);  // 0 <, 1 ==, 2 >
+  return ((kTruth >> (3u * static_cast<u32>(comparator) + outcome)) & 1u) != 0;
+}
 
 // --- little-endian access -------------------------------------------------------------------
 

@@ -127,6 +127,10 @@ const CommandDef* CommandSet::find(Opcode opcode) const {
     case kOpIf: builtin = Builtin::kIf; break;
     case kOpChangeScript: builtin = Builtin::kChangeScript; break;
     case kOpCallScript: builtin = Builtin::kCallScript; break;
+    case kOpSetInt:
+    case kOpSetVar: builtin = Builtin::kSet; break;
+    case kOpAddInt:
+    case kOpAddVar: builtin = Builtin::kAdd; break;
     default: break;
   }
   for (const CommandDef& d : defs_) {
@@ -182,6 +186,11 @@ CommandSet default_commands() {
           Builtin::kChangeScript, "CHANGESCRIPT(\"name\");");
   builtin("CALLSCRIPT", kOpCallScript, {string}, Conditional::kForbidden, Builtin::kCallScript,
           "CALLSCRIPT(\"name\");");
+  const ParamSpec variable{ParamType::kVariable, {}};
+  builtin("SET", kOpSetInt, {variable, value}, Conditional::kForbidden, Builtin::kSet,
+          "SET(variable, value);");
+  builtin("ADD", kOpAddInt, {variable, value}, Conditional::kForbidden, Builtin::kAdd,
+          "ADD(variable, value);");
   return set;
 }
 

@@ -70,6 +70,8 @@ enum class Builtin : u8 {
   kIf,
   kChangeScript,
   kCallScript,
+  kSet,
+  kAdd,
 };
 
 struct CommandDef {
@@ -102,7 +104,7 @@ class CommandSet {
 };
 
 // The language's built-in commands only: SCRIPT, BREAK, PAUSE, PAUSEFRAMES, PAUSESECONDS, IF,
-// CHANGESCRIPT, CALLSCRIPT.
+// CHANGESCRIPT, CALLSCRIPT, and Keel's SET and ADD.
 CommandSet default_commands();
 
 // Encoding facts shared by the compiler, the Machine and the disassembler.

@@ -204,6 +204,15 @@ class Compiler {
         u32_(symbol(target));
         break;
       }
+      case Builtin::kSet:
+      case Builtin::kAdd: {
+        const Token& value = *cmd.param(1);
+        const bool set = def->builtin == Builtin::kSet;
+        header(value.is_name() ? (set ? kOpSetVar : kOpAddVar) : (set ? kOpSetInt : kOpAddInt), 12);
+        u32_(symbol(*cmd.param(0)));
+        operand(value);
+        break;
+      }
       case Builtin::kNone: compile_game(cmd, *def); break;
       case Builtin::kScript: break;  // handled above
     }

@@ -252,6 +252,24 @@ TEST(ScriptCompiler, Check28_EveryLengthAlignedAndAtLeastFour) {
   }
 }
 
+TEST(ScriptCompiler, SetAndAddHaveOneOpcodePerOperandType) {
+  std::vector<u8> expected;
+  const auto command = [&](u8 op, std::string_view var, u32 operand) {
+    for (u8 b : {op, u8{0}, u8{12}, u8{0}}) expected.push_back(b);
+    for (u8 b : le32(string_hash(var))) expected.push_back(b);
+    for (u8 b : le32(operand)) expected.push_back(b);
+  };
+  command(0x09, "x", 5);
+  command(0x0A, "x", string_hash("y"));
+  command(0x0B, "x", static_cast<u32>(-1));
+  command(0x0C, "x", string_hash("y"));
+  command(0x0B, "x", 2);  // 2.9 truncated
+  EXPECT_EQ(compile_body("SET(x, 5); SET(x, y); ADD(x, -1); ADD(x, y); ADD(x, 2.9);"), expected);
+  expect_error("SCRIPT(\"S\") {\n SET(5, x);\n}",
+               "`SET` expects a name as parameter 1, got a number", 2, 6);
+  expect_error("SCRIPT(\"S\") {\n ADD(x);\n}", "`ADD` expects 2 parameters, got 1", 2, 2);
+}
+
 TEST(ScriptCompiler, GameCommandsAreCheckedAndEncoded) {
   CommandSet commands = default_commands();
   auto noop = [](Call&) { return Outcome::kNext; };

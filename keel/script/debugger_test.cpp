@@ -78,7 +78,7 @@ TEST(ScriptDebugger, BreakpointHaltsBeforeTheLineAndOthersRunOn) {
   auto pos = rig.machine->position(walk);
   ASSERT_TRUE(pos);
   EXPECT_EQ(pos->line, 5u);
-  EXPECT_EQ(pos->offset, 32u);  // after SET and ADD, 16 bytes each
+  EXPECT_EQ(pos->offset, 24u);  // after SET and ADD, 12 bytes each
   EXPECT_EQ(rig.machine->variable(walk, "steps"), 1);
   EXPECT_TRUE(rig.log.frames_of("P1").empty());
   // Halted instances are skipped; the other script carries on.
@@ -142,9 +142,9 @@ TEST(ScriptDebugger, DisassemblerShowsSourceBesideBytecode) {
   const std::string listing = disassemble(rig.library, rig.commands);
   EXPECT_THAT(listing, HasSubstr("script \"walk\"  hash 0x"));
   EXPECT_THAT(listing, HasSubstr("     5|  IF(steps, LESSTHAN, 3)\n"));
-  EXPECT_THAT(listing, HasSubstr("0020  06 00 14 00 02 01 00 10"));
+  EXPECT_THAT(listing, HasSubstr("0018  06 00 14 00 02 01 00 10"));
   EXPECT_THAT(listing, HasSubstr("IF steps < 3\n"));
-  EXPECT_THAT(listing, HasSubstr("     6|    P1();\n0030  00 02 04 00"));
+  EXPECT_THAT(listing, HasSubstr("     6|    P1();\n0028  00 02 04 00"));
   EXPECT_THAT(listing, HasSubstr("  P1\n"));  // indented: inside the IF
   EXPECT_THAT(listing, HasSubstr("PAUSE 2\n"));
   EXPECT_THAT(listing, HasSubstr("script \"other\""));

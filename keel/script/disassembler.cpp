@@ -98,6 +98,17 @@ std::string format_command(std::span<const std::byte> command, const CommandSet&
       if (op == kOpChangeScript || op == kOpCallScript) arg = quoted(*raw, library);
       return fmt::format("{} {}", builtin_mnemonic(op), arg);
     }
+    case kOpSetInt:
+    case kOpSetVar:
+    case kOpAddInt:
+    case kOpAddVar: {
+      const auto target = param(4);
+      const auto value = param(8);
+      if (!target || !value) return fmt::format("{} (cut off)", builtin_mnemonic(op));
+      return fmt::format(
+          "{} {}, {}", builtin_mnemonic(op), name_of(*target, library),
+          operand(op == kOpSetVar || op == kOpAddVar ? kParamVar : kParamInt, *value, library));
+    }
     case kOpIf: {
       if (length < kIfConditionalOffset) return "IF (cut off)";
       const auto* b = reinterpret_cast<const u8*>(p);

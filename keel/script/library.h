@@ -20,6 +20,7 @@
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
+#include "keel/script/commands.h"
 
 #include <optional>
 #include <span>
@@ -99,8 +100,10 @@ class Library {
 };
 
 // Checks a command stream's structure: every length a multiple of 4, at least 4 and inside its
-// enclosing block; built-in commands of their exact sizes; IF layout. Unknown opcodes are
-// accepted (skipped by length). The error's offset is relative to the stream.
-Status validate_stream(std::span<const std::byte> code);
+// enclosing block; built-in commands of their exact sizes; IF layout. With `commands`, game
+// commands too: at least their fixed size, and their conditional commands (if the signature
+// allows them) checked like an IF's block. Unknown opcodes are accepted (skipped by length).
+// The error's offset is relative to the stream.
+Status validate_stream(std::span<const std::byte> code, const CommandSet* commands = nullptr);
 
 }  // namespace keel::script

@@ -165,6 +165,23 @@ TEST(ScriptLibrary, ValidateStream) {
   EXPECT_EQ(r.error().where().offset, 16u);
   EXPECT_FALSE(validate_stream(to_code({1, 0, 8, 0, 0, 0, 0, 0})));       // BREAK of 8 bytes
   EXPECT_TRUE(validate_stream(to_code({0xFF, 0xFF, 8, 0, 1, 2, 3, 4})));  // unknown: opaque
+
+  // With the command set, game commands are checked too, their conditional blocks included.
+  CommandSet commands = default_commands();
+  ASSERT_TRUE(commands.add({.name = "NEAR",
+                            .opcode = 0x0300,
+                            .params = {{ParamType::kInt, {}}},
+                            .conditional = text::Conditional::kAllowed,
+                            .handler = [](Call&) { return Outcome::kNext; }}));
+  const auto near_block = to_code({0x00, 0x03, 12, 0, 5, 0, 0, 0, 1, 0, 4, 0});
+  EXPECT_TRUE(validate_stream(near_block, &commands));
+  const auto near_short = to_code({0x00, 0x03, 4, 0});
+  EXPECT_TRUE(validate_stream(near_short));  // opaque without the command set
+  EXPECT_FALSE(validate_stream(near_short, &commands));
+  const auto near_crossing = to_code({0x00, 0x03, 12, 0, 5, 0, 0, 0, 1, 0, 8, 0, 0, 0, 0, 0});
+  auto crossing_game = validate_stream(near_crossing, &commands);
+  ASSERT_FALSE(crossing_game);
+  EXPECT_EQ(crossing_game.error().where().offset, 8u);
 }
 
 TEST(ScriptLibrary, MergeAndStrip) {

@@ -5,6 +5,7 @@
 #include "keel/script/instance.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 namespace keel::script {
@@ -12,7 +13,6 @@ namespace keel::script {
 using detail::Frame;
 using detail::GameOp;
 using detail::Instance;
-using detail::Var;
 using detail::Wait;
 
 namespace {
@@ -36,6 +36,8 @@ std::string_view to_string(InstanceState state) {
 Machine::Machine(const CommandSet& commands, MachineOptions options)
     : commands_(commands), options_(options) {
   KEEL_ASSERT(options_.command_budget > 0, "a command budget of 0 would run nothing");
+  KEEL_ASSERT(options_.max_call_depth <= 255, "CALLSCRIPT depth is limited to 255");
+  options_.max_call_depth = std::min<u32>(options_.max_call_depth, 255);
   for (const CommandDef& def : commands_.all()) {
     if (def.builtin != Builtin::kNone) continue;
     const usize index = def.opcode - kFirstGameOpcode;
@@ -45,6 +47,14 @@ Machine::Machine(const CommandSet& commands, MachineOptions options)
     op.fixed = fixed_size(def);
     op.kinds = has_kinds_word(def);
     op.params_at = op.kinds ? 8 : 4;
+    op.conditional = def.conditional != text::Conditional::kForbidden;
+    if (const auto* f = def.handler.target<detail::HandlerFunction>()) op.function = *f;
+    for (usize i = 0; i < def.params.size(); ++i) {
+      const u32 bit = 1u << i;
+      if (def.params[i].type == ParamType::kVariable) op.variable_mask |= bit;
+      if (def.params[i].type == ParamType::kValue) op.value_mask |= bit;
+      if (def.params[i].type == ParamType::kFloat) op.float_mask |= bit;
+    }
   }
 }
 
@@ -58,16 +68,23 @@ Status Machine::add_library(const Library& library) {
     }
   }
   libraries_.push_back(&library);
-  for (const Script& s : library.scripts()) scripts_.push_back({s.name_hash, &s});
+  for (const Script& s : library.scripts()) {
+    scripts_.push_back({s.name_hash, &s, validate_stream(s.code, &commands_).has_value()});
+  }
   std::sort(scripts_.begin(), scripts_.end(),
             [](const ScriptRef& a, const ScriptRef& b) { return a.hash < b.hash; });
   return ok();
 }
 
-const Script* Machine::find_script(Hash name) const {
+const Machine::ScriptRef* Machine::find_ref(Hash name) const {
   auto it = std::lower_bound(scripts_.begin(), scripts_.end(), name,
                              [](const ScriptRef& r, Hash h) { return r.hash < h; });
-  return it != scripts_.end() && it->hash == name ? it->script : nullptr;
+  return it != scripts_.end() && it->hash == name ? &*it : nullptr;
+}
+
+const Script* Machine::find_script(Hash name) const {
+  const ScriptRef* ref = find_ref(name);
+  return ref != nullptr ? ref->script : nullptr;
 }
 
 std::optional<std::string_view> Machine::symbol(Hash hash) const {
@@ -110,8 +127,8 @@ void Machine::reserve(u32 instances) {
 }
 
 Result<InstanceId> Machine::start(Hash script, void* user) {
-  const Script* s = find_script(script);
-  if (s == nullptr) {
+  const ScriptRef* ref = find_ref(script);
+  if (ref == nullptr) {
     if (auto name = symbol(script)) {
       return fail(ErrorCode::kNotFound, "no script named \"{}\" is loaded", *name);
     }
@@ -126,19 +143,19 @@ Result<InstanceId> Machine::start(Hash script, void* user) {
     index = used_++;
   }
   Instance& in = slot(index);
-  in.script = s;
-  in.code = s->code.data();
-  in.size = static_cast<u32>(s->code.size());
+  in.script = ref->script;
+  in.code = ref->script->code.data();
+  in.size = static_cast<u32>(ref->script->code.size());
+  in.trusted = ref->trusted;
   in.pc = 0;
   in.state = InstanceState::kRunning;
   in.wait = Wait::kNone;
-  in.var_count = 0;
+  in.variables.clear();
   in.halted = false;
   in.depth = 0;
   in.born = frame_;  // during update() frame_ is the current frame: it first runs in the next
   in.user = user;
   in.last_line = 0;
-  in.more_vars.clear();
   in.error.reset();
   ++live_;
   return InstanceId{index, in.generation};
@@ -182,57 +199,17 @@ void* Machine::user(InstanceId id) const {
 
 // --- variables ---------------------------------------------------------------------------------
 
-s32* Machine::find_var(Instance& in, Hash name) const {
-  for (u32 i = 0; i < in.var_count; ++i) {
-    if (in.vars[i].name == name) return &in.vars[i].value;
-  }
-  for (Var& v : in.more_vars) {
-    if (v.name == name) return &v.value;
-  }
-  return nullptr;
-}
-
-s32 Machine::read_var(const Instance& in, Hash name) const {
-  if (const s32* v = find_var(const_cast<Instance&>(in), name)) return *v;
-  if (auto g = global(name)) return *g;
-  return 0;
-}
-
-void Machine::write_var(Instance& in, Hash name, s32 value) {
-  if (s32* v = find_var(in, name)) {
-    *v = value;
-    return;
-  }
-  auto it = std::lower_bound(globals_.begin(), globals_.end(), name,
-                             [](const auto& e, Hash h) { return e.first < h; });
-  if (it != globals_.end() && it->first == name) {
-    it->second = value;
-    return;
-  }
-  if (in.var_count < detail::kInlineVars) {
-    in.vars[in.var_count++] = Var{name, value};
-  } else {
-    in.more_vars.push_back(Var{name, value});
-  }
-}
-
 std::optional<s32> Machine::find_variable(InstanceId id, Hash name) const {
-  Instance* in = get(id);
+  const Instance* in = get(id);
   if (in == nullptr) return std::nullopt;
-  if (const s32* v = find_var(*in, name)) return *v;
+  if (const s32* v = in->variables.find(name)) return *v;
   return global(name);
 }
 
 bool Machine::set_variable(InstanceId id, Hash name, s32 value) {
   Instance* in = get(id);
   if (in == nullptr) return false;
-  if (s32* v = find_var(*in, name)) {
-    *v = value;
-  } else if (in->var_count < detail::kInlineVars) {
-    in->vars[in->var_count++] = Var{name, value};
-  } else {
-    in->more_vars.push_back(Var{name, value});
-  }
+  in->variables.get_or_insert(name) = value;
   return true;
 }
 
@@ -240,25 +217,14 @@ std::vector<std::pair<Hash, s32>> Machine::variables(InstanceId id) const {
   std::vector<std::pair<Hash, s32>> out;
   const Instance* in = get(id);
   if (in == nullptr) return out;
-  for (u32 i = 0; i < in->var_count; ++i) out.emplace_back(in->vars[i].name, in->vars[i].value);
-  for (const Var& v : in->more_vars) out.emplace_back(v.name, v.value);
+  in->variables.for_each([&](const Variable& v) { out.emplace_back(v.name, v.value); });
   return out;
 }
 
-void Machine::set_global(Hash name, s32 value) {
-  auto it = std::lower_bound(globals_.begin(), globals_.end(), name,
-                             [](const auto& e, Hash h) { return e.first < h; });
-  if (it != globals_.end() && it->first == name) {
-    it->second = value;
-  } else {
-    globals_.insert(it, {name, value});
-  }
-}
+void Machine::set_global(Hash name, s32 value) { globals_.set(name, value); }
 
 std::optional<s32> Machine::global(Hash name) const {
-  auto it = std::lower_bound(globals_.begin(), globals_.end(), name,
-                             [](const auto& e, Hash h) { return e.first < h; });
-  if (it != globals_.end() && it->first == name) return it->second;
+  if (const s32* g = globals_.find(name)) return *g;
   return std::nullopt;
 }
 
@@ -354,24 +320,76 @@ bool Machine::breakpoint_at(Instance& in) const {
   });
 }
 
+namespace {
+
+// Error reports live out of line so the interpreter loop stays small.
+[[gnu::cold, gnu::noinline]] std::string bad_length(Opcode op, u32 length, u32 room) {
+  return fmt::format(
+      "command 0x{:04X} has length {} ({} bytes left; lengths are multiples of 4, "
+      ">= 4)",
+      op, length, room);
+}
+[[gnu::cold, gnu::noinline]] std::string too_short(std::string_view what, u32 length, u32 needed) {
+  return fmt::format("{} has length {}, needs {}", what, length, needed);
+}
+[[gnu::cold, gnu::noinline]] std::string bad_if(const u8* b) {
+  return fmt::format("IF has a bad layout (comparator {}, types {} {}, conditional at {})", b[4],
+                     b[5], b[6], b[7]);
+}
+
+s32 saturating_add(s32 a, s32 b) {
+  const s64 sum = s64{a} + s64{b};
+  return static_cast<s32>(
+      std::clamp<s64>(sum, std::numeric_limits<s32>::min(), std::numeric_limits<s32>::max()));
+}
+
+}  // namespace
+
+u32 Machine::fail_at_pc(Instance& in, u32 pc, u32 executed, ErrorCode code, std::string message) {
+  in.pc = pc;
+  fail_instance(in, code, std::move(message));
+  return executed;
+}
+
+void Machine::fail_missing_script(Instance& in, Opcode op, Hash target) {
+  const auto name = symbol(target);
+  fail_instance(
+      in, ErrorCode::kNotFound,
+      name ? fmt::format("{}: no script named \"{}\" is loaded", builtin_mnemonic(op), *name)
+           : fmt::format("{}: no script with hash 0x{:08X} is loaded", builtin_mnemonic(op),
+                         target));
+}
+
 template <Machine::Mode kMode>
 u32 Machine::run(Instance& in, u32 budget) {
   constexpr bool kDebug = kMode != Mode::kFast;
+  const detail::GameOp* const ops = game_ops_.data();
+  const u32 op_count = static_cast<u32>(game_ops_.size());
+  const std::byte* code = in.code;
+  u32 size = in.size;
+  u32 pc = in.pc;
+  // Scripts validated when loaded skip the per-command checks; anything else (Library::
+  // add_script without validation) is checked command by command.
+  bool checked = !in.trusted;
   u32 executed = 0;
   for (;;) {
-    if (in.pc >= in.size) {  // end of the script: return from CALLSCRIPT, or finish
+    if (pc >= size) [[unlikely]] {  // end of the script: return from CALLSCRIPT, or finish
       if (in.depth > 0) {
         const Frame& back = in.stack[--in.depth];
         in.script = back.script;
-        in.code = back.script->code.data();
-        in.size = static_cast<u32>(back.script->code.size());
-        in.pc = back.pc;
+        in.trusted = back.trusted;
+        checked = !back.trusted;
+        code = in.code = back.script->code.data();
+        size = in.size = static_cast<u32>(back.script->code.size());
+        pc = back.pc;
         continue;
       }
+      in.pc = pc;
       finish(in);
       return executed;
     }
-    if (executed == budget) {
+    if (executed == budget) [[unlikely]] {
+      in.pc = pc;
       if constexpr (kMode != Mode::kStep) {
         ++stats_.budget_hits;
         if (trace_) emit(TraceKind::kBudget, in);
@@ -379,25 +397,20 @@ u32 Machine::run(Instance& in, u32 budget) {
       in.last_line = 0;
       return executed;
     }
-    const std::byte* p = in.code + in.pc;
-    const u32 room = in.size - in.pc;
-    if (room < kHeaderSize) {
-      fail_instance(in, ErrorCode::kCorrupt,
-                    fmt::format("command header cut off ({} bytes left)", room));
-      return executed;
+    const u32 room = size - pc;
+    if (checked && room < kHeaderSize) [[unlikely]] {
+      return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
+                        too_short("the last command header", room, kHeaderSize));
     }
+    const std::byte* p = code + pc;
     const u32 header = read_u32(p);
-    const Opcode op = static_cast<Opcode>(header & 0xFFFF);
+    const auto op = static_cast<Opcode>(header & 0xFFFF);
     const u32 length = header >> 16;
-    if (length < kHeaderSize || (length & 3) != 0 || length > room) [[unlikely]] {
-      fail_instance(
-          in, ErrorCode::kCorrupt,
-          fmt::format("command 0x{:04X} has length {} ({} bytes left; lengths are multiples of 4, "
-                      ">= 4)",
-                      op, length, room));
-      return executed;
+    if (checked && (length < kHeaderSize || (length & 3) != 0 || length > room)) [[unlikely]] {
+      return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt, bad_length(op, length, room));
     }
     if constexpr (kDebug) {
+      in.pc = pc;
       if constexpr (kMode == Mode::kDebug) {
         if (breakpoint_at(in)) {
           in.halted = true;
@@ -410,21 +423,63 @@ u32 Machine::run(Instance& in, u32 budget) {
       emit(TraceKind::kCommand, in, {}, length);
     }
     ++executed;
+    if (op >= kFirstGameOpcode) [[likely]] {
+      const u32 index = static_cast<u32>(op) - kFirstGameOpcode;
+      if (index >= op_count || ops[index].def == nullptr) [[unlikely]] {
+        pc += length;  // unknown: skipped (newer scripts on an older runtime)
+        continue;
+      }
+      const detail::GameOp& g = ops[index];
+      if (checked && length < g.fixed) [[unlikely]] {
+        return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
+                          too_short(g.def->name, length, g.fixed));
+      }
+      in.pc = pc;
+      const u32 generation = in.generation;
+      const u32 variables = g.variable_mask | (g.kinds ? read_u32(p + 4) & g.value_mask : 0);
+      Call call(*this, in, in.user, in.variables, globals_, *g.def, p + g.params_at, variables,
+                g.float_mask);
+      const Outcome outcome = g.function != nullptr ? g.function(call) : g.def->handler(call);
+      if (in.generation != generation || in.state != InstanceState::kRunning || in.halted)
+          [[unlikely]] {
+        return executed;  // the handler released, failed or halted this instance
+      }
+      if (outcome == Outcome::kNext) [[likely]] {
+        pc += g.conditional ? g.fixed : length;  // into the conditional, if any
+      } else if (outcome == Outcome::kFalse) {
+        pc += length;
+      } else if (outcome == Outcome::kYield) {
+        in.pc = pc + length;
+        in.last_line = 0;
+        return executed;
+      } else if (outcome == Outcome::kRetry) {
+        in.last_line = 0;
+        return executed;
+      } else if (outcome == Outcome::kStop) {
+        finish(in);
+        return executed;
+      } else {
+        return fail_at_pc(in, pc, executed, ErrorCode::kRefused,
+                          fmt::format("`{}` failed", g.def->name));
+      }
+      continue;
+    }
     switch (op) {
       case kOpBreak:
-        in.pc += length;
+        in.pc = pc + length;
         in.last_line = 0;
         return executed;
       case kOpPauseInt:
       case kOpPauseVar: {
-        if (length < 8) [[unlikely]] {
-          fail_instance(in, ErrorCode::kCorrupt,
-                        fmt::format("PAUSE has length {}, needs 8", length));
-          return executed;
+        if (checked && length < 8) [[unlikely]] {
+          return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt, too_short("PAUSE", length, 8));
         }
-        const s32 frames = op == kOpPauseInt ? read_s32(p + 4) : read_var(in, read_u32(p + 4));
-        in.pc += length;
+        const s32 frames = op == kOpPauseInt
+                               ? read_s32(p + 4)
+                               : read_variable(in.variables, globals_, read_u32(p + 4));
+        pc += length;
         if (frames <= 0) break;
+        in.pc = pc;
         in.last_line = 0;
         if (frames > 1) {
           in.state = InstanceState::kWaiting;
@@ -435,15 +490,17 @@ u32 Machine::run(Instance& in, u32 budget) {
       }
       case kOpPauseSeconds:
       case kOpPauseSecondsVar: {
-        if (length < 8) [[unlikely]] {
-          fail_instance(in, ErrorCode::kCorrupt,
-                        fmt::format("PAUSESECONDS has length {}, needs 8", length));
-          return executed;
+        if (checked && length < 8) [[unlikely]] {
+          return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
+                            too_short("PAUSESECONDS", length, 8));
         }
-        const f64 seconds = op == kOpPauseSeconds ? static_cast<f64>(read_f32(p + 4))
-                                                  : static_cast<f64>(read_var(in, read_u32(p + 4)));
-        in.pc += length;
+        const f64 seconds =
+            op == kOpPauseSeconds
+                ? static_cast<f64>(read_f32(p + 4))
+                : static_cast<f64>(read_variable(in.variables, globals_, read_u32(p + 4)));
+        pc += length;
         if (!(seconds > 0.0)) break;  // also NaN
+        in.pc = pc;
         in.state = InstanceState::kWaiting;
         in.wait = Wait::kSeconds;
         in.resume_time = time_ + seconds;
@@ -451,96 +508,85 @@ u32 Machine::run(Instance& in, u32 budget) {
         return executed;
       }
       case kOpIf: {
-        if (length < kIfConditionalOffset) [[unlikely]] {
-          fail_instance(in, ErrorCode::kCorrupt, fmt::format("IF has length {}, needs 16", length));
-          return executed;
-        }
         const auto* b = reinterpret_cast<const u8*>(p);
-        const u32 conditional = b[7];
-        if (b[4] >= kComparatorCount || b[5] > kParamVar || b[6] > kParamVar ||
-            conditional < kIfConditionalOffset || (conditional & 3) != 0 || conditional > length)
-            [[unlikely]] {
-          fail_instance(
-              in, ErrorCode::kCorrupt,
-              fmt::format("IF has a bad layout (comparator {}, types {} {}, conditional at {})",
-                          b[4], b[5], b[6], conditional));
-          return executed;
+        if (checked) [[unlikely]] {
+          if (length < kIfConditionalOffset) {
+            return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
+                              too_short("IF", length, kIfConditionalOffset));
+          }
+          if (b[4] >= kComparatorCount || b[5] > kParamVar || b[6] > kParamVar ||
+              b[7] < kIfConditionalOffset || (b[7] & 3) != 0 || b[7] > length) {
+            return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt, bad_if(b));
+          }
         }
         const u32 raw_a = read_u32(p + 8);
         const u32 raw_b = read_u32(p + 12);
-        const s32 a = b[5] == kParamVar ? read_var(in, raw_a) : static_cast<s32>(raw_a);
-        const s32 c = b[6] == kParamVar ? read_var(in, raw_b) : static_cast<s32>(raw_b);
-        in.pc += compare(static_cast<Comparator>(b[4]), a, c) ? conditional : length;
+        const s32 x = b[5] == kParamVar ? read_variable(in.variables, globals_, raw_a)
+                                        : static_cast<s32>(raw_a);
+        const s32 y = b[6] == kParamVar ? read_variable(in.variables, globals_, raw_b)
+                                        : static_cast<s32>(raw_b);
+        if (compare(static_cast<Comparator>(b[4]), x, y)) {
+          pc += b[7];  // into the conditional commands; they end where the IF ends
+        } else {
+          pc += length;
+        }
         break;
       }
       case kOpChangeScript:
       case kOpCallScript: {
-        if (length < 8) [[unlikely]] {
-          fail_instance(in, ErrorCode::kCorrupt,
-                        fmt::format("{} has length {}, needs 8", builtin_mnemonic(op), length));
-          return executed;
+        if (checked && length < 8) [[unlikely]] {
+          return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
+                            too_short(builtin_mnemonic(op), length, 8));
         }
         const Hash target = read_u32(p + 4);
-        const Script* s = find_script(target);
-        if (s == nullptr) [[unlikely]] {
-          const auto name = symbol(target);
-          fail_instance(in, ErrorCode::kNotFound,
-                        name ? fmt::format("{}: no script named \"{}\" is loaded",
-                                           builtin_mnemonic(op), *name)
-                             : fmt::format("{}: no script with hash 0x{:08X} is loaded",
-                                           builtin_mnemonic(op), target));
-          return executed;
+        const Script* s = in.script;
+        bool trusted = in.trusted;
+        if (target != s->name_hash) {
+          const ScriptRef* ref = find_ref(target);
+          if (ref == nullptr) [[unlikely]] {
+            in.pc = pc;
+            fail_missing_script(in, op, target);
+            return executed;
+          }
+          s = ref->script;
+          trusted = ref->trusted;
         }
         if (op == kOpCallScript) {
           if (in.depth >= options_.max_call_depth) [[unlikely]] {
-            fail_instance(
-                in, ErrorCode::kOverflow,
+            return fail_at_pc(
+                in, pc, executed, ErrorCode::kOverflow,
                 fmt::format("CALLSCRIPT nested deeper than {} scripts", options_.max_call_depth));
-            return executed;
           }
-          in.stack[in.depth++] = Frame{in.script, in.pc + length};
+          in.stack[in.depth++] = Frame{in.script, pc + length, in.trusted};
         } else {
           in.depth = 0;
         }
         in.script = s;
-        in.code = s->code.data();
-        in.size = static_cast<u32>(s->code.size());
-        in.pc = 0;
+        in.trusted = trusted;
+        checked = !trusted;
+        code = in.code = s->code.data();
+        size = in.size = static_cast<u32>(s->code.size());
+        pc = 0;
         break;
       }
-      default: {
-        const u32 index = static_cast<u32>(op) - kFirstGameOpcode;
-        if (op < kFirstGameOpcode || index >= game_ops_.size() || game_ops_[index].def == nullptr) {
-          in.pc += length;  // unknown: skipped (newer scripts on an older runtime)
-          break;
+      case kOpSetInt:
+      case kOpSetVar:
+      case kOpAddInt:
+      case kOpAddVar: {
+        if (checked && length < 12) [[unlikely]] {
+          return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
+                            too_short(builtin_mnemonic(op), length, 12));
         }
-        const GameOp& g = game_ops_[index];
-        if (length < g.fixed) [[unlikely]] {
-          fail_instance(in, ErrorCode::kCorrupt,
-                        fmt::format("`{}` has length {}, needs {}", g.def->name, length, g.fixed));
-          return executed;
-        }
-        const u32 generation = in.generation;
-        Call call(*this, in, *g.def, p + g.params_at, g.kinds ? read_u32(p + 4) : 0);
-        const Outcome outcome = g.def->handler(call);
-        if (in.generation != generation || in.state != InstanceState::kRunning || in.halted) {
-          return executed;  // the handler released, failed or halted this instance
-        }
-        switch (outcome) {
-          case Outcome::kNext: in.pc += g.fixed; break;  // into the conditional, if any
-          case Outcome::kFalse: in.pc += length; break;
-          case Outcome::kYield:
-            in.pc += length;
-            in.last_line = 0;
-            return executed;
-          case Outcome::kRetry: in.last_line = 0; return executed;
-          case Outcome::kStop: finish(in); return executed;
-          case Outcome::kFail:
-            fail_instance(in, ErrorCode::kRefused, fmt::format("`{}` failed", g.def->name));
-            return executed;
-        }
+        const u32 raw = read_u32(p + 8);
+        const s32 value = op == kOpSetInt || op == kOpAddInt
+                              ? static_cast<s32>(raw)
+                              : read_variable(in.variables, globals_, raw);
+        s32& target = variable_ref(in.variables, globals_, read_u32(p + 4));
+        target = op <= kOpSetVar ? value : saturating_add(target, value);
+        pc += length;
         break;
       }
+      default: pc += length; break;  // unknown: skipped (newer scripts on an older runtime)
     }
   }
 }

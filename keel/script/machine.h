@@ -27,6 +27,7 @@
 #include "keel/script/commands.h"
 #include "keel/script/instance_id.h"
 #include "keel/script/library.h"
+#include "keel/script/variables.h"
 
 #include <functional>
 #include <memory>
@@ -41,7 +42,7 @@ namespace keel::script {
 
 struct MachineOptions {
   u32 command_budget = 1000;  // commands per instance per frame
-  u32 max_call_depth = 16;    // nested CALLSCRIPTs (beyond it: the instance fails)
+  u32 max_call_depth = 16;    // nested CALLSCRIPTs, at most 255 (beyond: the instance fails)
 };
 
 enum class InstanceState : u8 {
@@ -176,23 +177,25 @@ class Machine {
   struct ScriptRef {
     Hash hash;
     const Script* script;
+    bool trusted;  // validated against the command set when loaded: run without checks
   };
+  const ScriptRef* find_ref(Hash name) const;
   enum class Mode : u8 { kFast, kDebug, kStep };
 
   detail::Instance* get(InstanceId id) const;
   detail::Instance& slot(u32 index) const;
   void grow();
   template <Mode kMode>
-  u32 run(detail::Instance& in, u32 budget);
+  [[gnu::always_inline]] inline u32 run(detail::Instance& in, u32 budget);
   void finish(detail::Instance& in);
   void fail_instance(detail::Instance& in, ErrorCode code, std::string message);
+  void fail_missing_script(detail::Instance& in, Opcode op, Hash target);
+  [[gnu::cold]] u32 fail_at_pc(detail::Instance& in, u32 pc, u32 executed, ErrorCode code,
+                               std::string message);
   void emit(TraceKind kind, const detail::Instance& in, std::string_view message = {},
             u32 length = 0);
   u32 line_of(const detail::Instance& in) const;
   bool breakpoint_at(detail::Instance& in) const;
-  s32* find_var(detail::Instance& in, Hash name) const;
-  s32 read_var(const detail::Instance& in, Hash name) const;
-  void write_var(detail::Instance& in, Hash name, s32 value);
   bool debug_active() const { return static_cast<bool>(trace_) || !breakpoints_.empty(); }
 
   CommandSet commands_;  // a copy: the dispatch table points into it
@@ -208,7 +211,7 @@ class Machine {
   u32 used_ = 0;  // slots ever used (high-water mark)
   u32 live_ = 0;
   std::vector<u32> free_;
-  std::vector<std::pair<Hash, s32>> globals_;  // sorted by hash
+  GlobalVariables globals_;
   std::vector<std::pair<Hash, u32>> breakpoints_;
   TraceFn trace_;
   u64 frame_ = 0;

@@ -18,13 +18,17 @@ u32 builtin_size(Opcode op) {
     case kOpPauseSecondsVar:
     case kOpChangeScript:
     case kOpCallScript: return 8;
+    case kOpSetInt:
+    case kOpSetVar:
+    case kOpAddInt:
+    case kOpAddVar: return 12;
     default: return 0;
   }
 }
 
 }  // namespace
 
-Status validate_stream(std::span<const std::byte> code) {
+Status validate_stream(std::span<const std::byte> code, const CommandSet* commands) {
   if (code.size() % 4 != 0) {
     return fail_at(SourceLocation::bytes({}, code.size()), ErrorCode::kCorrupt,
                    "script size {} is not a multiple of 4", code.size());
@@ -58,6 +62,20 @@ Status validate_stream(std::span<const std::byte> code) {
     if (const u32 exact = builtin_size(op); exact != 0 && length != exact) {
       return fail_at(at(pc), ErrorCode::kCorrupt, "{} at offset {} has length {}, expected {}",
                      builtin_mnemonic(op), pc, length, exact);
+    }
+    if (op >= kFirstGameOpcode && commands != nullptr) {
+      if (const CommandDef* def = commands->find(op)) {
+        const u32 fixed = fixed_size(*def);
+        if (length < fixed) {
+          return fail_at(at(pc), ErrorCode::kCorrupt, "`{}` at offset {} has length {}, needs {}",
+                         def->name, pc, length, fixed);
+        }
+        if (def->conditional != text::Conditional::kForbidden && length > fixed) {
+          ends.push_back(pc + length);
+          pc += fixed;
+          continue;
+        }
+      }
     }
     if (op == kOpIf) {
       if (length < kIfConditionalOffset) {
