@@ -15,6 +15,7 @@
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
+#include "keel/fsm/hash_slots.h"
 
 #include <deque>
 #include <functional>
@@ -36,7 +37,10 @@ class FunctionRegistry {
     return declare(name, std::move(function));
   }
 
-  const FsmFunction* find(Hash name) const;  // nullptr when not registered
+  const FsmFunction* find(Hash name) const {  // nullptr when not registered
+    const Entry* e = slots_.find(name);
+    return e != nullptr ? &e->function : nullptr;
+  }
   const FsmFunction* find(std::string_view name) const { return find(string_hash(name)); }
   std::string_view name_of(Hash name) const;  // empty when not registered
 
@@ -52,9 +56,8 @@ class FunctionRegistry {
     std::string name;
     FsmFunction function;
   };
-  void grow();
   std::deque<Entry> entries_;  // stable addresses: find() results stay valid across declare()
-  std::vector<u32> slots_;     // open addressing: entry index + 1, 0 = empty
+  HashSlots<const Entry> slots_;
 };
 
 }  // namespace keel::fsm

@@ -37,7 +37,20 @@ void FsmInstance::reset() {
   enter(*fsm_->initial);
 }
 
-void FsmInstance::enter(const StateDef& to) {
+[[gnu::always_inline]] inline void FsmInstance::run_handler(const u32* stream) {
+  if (env_->depth_ >= env_->max_depth_) {
+    report(
+        fmt::format("handlers nested deeper than {} (a loop of Event, SendEvent or "
+                    "state_enter transitions?); this one is skipped",
+                    env_->max_depth_));
+    return;
+  }
+  ++env_->depth_;
+  exec(stream);
+  --env_->depth_;
+}
+
+[[gnu::always_inline]] inline void FsmInstance::enter(const StateDef& to) {
   const StateDef* from = state_;
   state_ = &to;
   flags_ = 0;
@@ -47,7 +60,7 @@ void FsmInstance::enter(const StateDef& to) {
   if (to.on_enter != nullptr) run_handler(to.on_enter);
 }
 
-void FsmInstance::transition(Hash target, bool run_exit) {
+[[gnu::always_inline]] inline void FsmInstance::transition(Hash target, bool run_exit) {
   if (exiting_ > 0) return;  // the state is already being left
   const StateDef* to = fsm_->find_state(target);
   KEEL_ASSERT(to != nullptr, "unresolved transition target (FsmLibrary::link checks these)");
@@ -59,24 +72,17 @@ void FsmInstance::transition(Hash target, bool run_exit) {
   enter(*to);
 }
 
-EventResult FsmInstance::event(Hash event) {
-  KEEL_ASSERT(state_ != nullptr, "event() before init()");
-  const Handler* handler = state_->find(event);
+EventResult FsmInstance::deliver(Hash event, const u32* handler) {
+  KEEL_ASSERT(state_ != nullptr, "event() or run() before init()");
   if (env_->observer_ != nullptr) env_->observer_->on_event(*this, event, handler != nullptr);
   if (handler == nullptr) return EventResult::kNotFound;
   const u32 before = transitions_;
-  run_handler(handler->stream);
-  return transitions_ != before ? EventResult::kChangedState : EventResult::kSucceeded;
-}
-
-EventResult FsmInstance::run() {
-  KEEL_ASSERT(state_ != nullptr, "run() before init()");
-  const u32* stream = state_->on_run;
-  if (env_->observer_ != nullptr)
-    env_->observer_->on_event(*this, fsm_->run_event, stream != nullptr);
-  if (stream == nullptr) return EventResult::kNotFound;
-  const u32 before = transitions_;
-  run_handler(stream);
+  if (header_opcode(handler[0]) == static_cast<u8>(Opcode::kTransition)) {
+    // The most common handler, On("x") Transition("y"): no need to start the interpreter.
+    transition(handler[1], (header_a(handler[0]) & kTransitionRunExit) != 0);
+  } else {
+    run_handler(handler);
+  }
   return transitions_ != before ? EventResult::kChangedState : EventResult::kSucceeded;
 }
 
@@ -94,25 +100,12 @@ bool FsmInstance::flag(std::string_view name) const {
   return false;
 }
 
-void FsmInstance::run_handler(const u32* stream) {
-  if (env_->depth_ >= env_->max_depth_) {
-    report(
-        fmt::format("handlers nested deeper than {} (a loop of Event, SendEvent or "
-                    "state_enter transitions?); this one is skipped",
-                    env_->max_depth_));
-    return;
-  }
-  ++env_->depth_;
-  exec(stream);
-  --env_->depth_;
-}
-
 void FsmInstance::report(std::string_view message) {
   if (env_->observer_ != nullptr) env_->observer_->on_error(*this, message);
   if (env_->error_handler_) env_->error_handler_(*this, message);
 }
 
-void FsmInstance::call(Hash function) {
+[[gnu::always_inline]] inline void FsmInstance::call_inline(Hash function) {
   if (env_->observer_ != nullptr) env_->observer_->on_execute(*this, function);
   const FsmFunction* fn = env_->functions_->find(function);
   if (fn == nullptr) {
@@ -122,7 +115,9 @@ void FsmInstance::call(Hash function) {
   (*fn)(*this);
 }
 
-void FsmInstance::animate(Hash alias, u8 flags) {
+void FsmInstance::call(Hash function) { call_inline(function); }
+
+[[gnu::always_inline]] inline void FsmInstance::animate(Hash alias, u8 flags) {
   const AnimationRequest request{alias, flags};
   if (env_->observer_ != nullptr) env_->observer_->on_animation(*this, request);
   if (animation_ != nullptr) {
@@ -148,93 +143,116 @@ bool FsmInstance::custom(const u32* command) {
 // The interpreter. Blocks follow their conditional command directly, so entering a block is
 // moving past the operands and skipping it is moving past the whole length: one flat loop.
 // A handler ends at End, Transition or Event, or as soon as a callback caused a transition.
-void FsmInstance::exec(const u32* s) {
-  const u32 start_transitions = transitions_;
-  auto changed = [&] { return transitions_ != start_transitions; };
-  u32 pc = 0;
-  for (;;) {
-    const u32 h = s[pc];
-    const u32 len = header_length(h);
-    const u32 a = header_a(h);
-    const u32 b = header_b(h);
-    switch (static_cast<Opcode>(header_opcode(h))) {
-      case Opcode::kEnd: return;
-      case Opcode::kTransition: transition(s[pc + 1], (a & kTransitionRunExit) != 0); return;
-      case Opcode::kExecute:
-        call(s[pc + 1]);
-        if (changed()) return;
-        break;
-      case Opcode::kSetAnimation:
-        animate(s[pc + 1], static_cast<u8>(a));
-        if (changed()) return;
-        break;
-      case Opcode::kSetFlag: {
-        u32 i = pc + 1;
-        if (a != 0) flags_ |= s[i++];
-        if (b != 0) flags_ &= ~s[i];
-        break;
-      }
-      case Opcode::kIfFlags: {
-        u32 i = pc + 1;
-        bool pass = true;
-        if (a != 0) {
-          const u32 mask = s[i++];
-          pass = (flags_ & mask) == mask;
-        }
-        if (b != 0) pass = pass && (flags_ & s[i]) == 0;
-        pc += 1 + (pass ? a + b : len);
-        continue;
-      }
-      case Opcode::kError:
-        report(fsm_->string(s[pc + 1]));
-        if (changed()) return;
-        break;
-      case Opcode::kEvent: event(s[pc + 1]); return;
-      case Opcode::kChangeBehavior: {
-        u32 i = pc + 1;
-        if (a != 0) behavior_ |= s[i++];
-        if (b != 0) behavior_ &= ~s[i];
-        break;
-      }
-      case Opcode::kCreateLink:
-        create_link_command(s + pc);
-        if (changed()) return;
-        break;
-      case Opcode::kAcceptLink:
-        if (accepting_) accepted_ = true;
-        break;
-      case Opcode::kBreakLink:
-        for (u32 i = 0; i < a; ++i) break_link(s[pc + 1 + i]);
-        if (changed()) return;
-        break;
-      case Opcode::kIfLink: {
-        bool pass = true;
-        for (u32 i = 0; i < a && pass; ++i) pass = has_link(s[pc + 1 + i]);
-        for (u32 i = 0; i < b && pass; ++i) pass = !has_link(s[pc + 1 + a + i]);
-        pc += 1 + (pass ? a + b : len);
-        continue;
-      }
-      case Opcode::kIfRandom: {
-        const bool pass = env_->random_.next_float() < std::bit_cast<float>(s[pc + 1]);
-        pc += 1 + (pass ? 1 : len);
-        continue;
-      }
-      case Opcode::kSendEvent:
-        send(s[pc + 1], s[pc + 2]);
-        if (changed()) return;
-        break;
-      default: {
-        const bool pass = custom(s + pc);
-        if (changed()) return;
-        if (has_block(h)) {
-          pc += 1 + (pass ? block_operands(h) : len);
-          continue;
-        }
-        break;
-      }
-    }
-    pc += 1 + len;
+// The frequent commands are here; the others are in exec_other(), which keeps this loop small.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+void FsmInstance::exec(const u32* p) {
+  static void* const kTable[16] = {&&op_end,     &&op_transition, &&op_execute, &&op_animation,
+                                   &&op_setflag, &&op_ifflags,    &&op_other,   &&op_event,
+                                   &&op_other,   &&op_other,      &&op_other,   &&op_other,
+                                   &&op_other,   &&op_other,      &&op_other,   &&op_other};
+  const u32 start = transitions_;
+  u32 h = *p;
+#define KEEL_FSM_NEXT() \
+  h = *p;               \
+  goto* kTable[header_opcode(h) < 15 ? header_opcode(h) : 15]
+  KEEL_FSM_NEXT();
+op_end:
+  return;
+op_transition:
+  transition(p[1], (header_a(h) & kTransitionRunExit) != 0);
+  return;
+op_event:
+  event(p[1]);
+  return;
+op_execute:
+  call_inline(p[1]);
+  if (transitions_ != start) return;
+  p += 2;
+  KEEL_FSM_NEXT();
+op_animation:
+  animate(p[1], static_cast<u8>(header_a(h)));
+  if (transitions_ != start) return;
+  p += 2;
+  KEEL_FSM_NEXT();
+op_setflag : {
+  const u32* operand = p + 1;
+  if (header_a(h) != 0) flags_ |= *operand++;
+  if (header_b(h) != 0) flags_ &= ~*operand;
+  p += 1 + header_length(h);
+  KEEL_FSM_NEXT();
+}
+op_ifflags : {
+  const u32 a = header_a(h);
+  const u32 b = header_b(h);
+  const u32* operand = p + 1;
+  bool pass = true;
+  if (a != 0) {
+    const u32 mask = *operand++;
+    pass = (flags_ & mask) == mask;
   }
+  if (b != 0) pass = pass && (flags_ & *operand) == 0;
+  p += 1 + (pass ? a + b : header_length(h));
+  KEEL_FSM_NEXT();
+}
+op_other:
+  p = exec_other(p, start);
+  if (p == nullptr) return;
+  KEEL_FSM_NEXT();
+#undef KEEL_FSM_NEXT
+}
+#pragma GCC diagnostic pop
+
+const u32* FsmInstance::exec_other(const u32* p, u32 start) {
+  const u32 h = *p;
+  const u32 len = header_length(h);
+  const u32 a = header_a(h);
+  const u32 b = header_b(h);
+  auto changed = [&] { return transitions_ != start; };
+  switch (static_cast<Opcode>(header_opcode(h))) {
+    case Opcode::kError:
+      report(fsm_->string(p[1]));
+      if (changed()) return nullptr;
+      break;
+    case Opcode::kChangeBehavior: {
+      const u32* operand = p + 1;
+      if (a != 0) behavior_ |= *operand++;
+      if (b != 0) behavior_ &= ~*operand;
+      break;
+    }
+    case Opcode::kCreateLink:
+      create_link_command(p);
+      if (changed()) return nullptr;
+      break;
+    case Opcode::kAcceptLink:
+      if (links_ != nullptr && links_->accepting) links_->accepted = true;
+      break;
+    case Opcode::kBreakLink:
+      for (u32 i = 0; i < a; ++i) break_link(p[1 + i]);
+      if (changed()) return nullptr;
+      break;
+    case Opcode::kIfLink: {
+      bool pass = true;
+      for (u32 i = 0; i < a && pass; ++i) pass = has_link(p[1 + i]);
+      for (u32 i = 0; i < b && pass; ++i) pass = !has_link(p[1 + a + i]);
+      return p + 1 + (pass ? a + b : len);
+    }
+    case Opcode::kIfRandom: {
+      const bool pass = env_->random_.next_float() < std::bit_cast<float>(p[1]);
+      return p + 1 + (pass ? 1 : len);
+    }
+    case Opcode::kSendEvent:
+      send(p[1], p[2]);
+      if (changed()) return nullptr;
+      break;
+    default: {  // a command the FSM's type added (the loader rejects unknown built-ins)
+      const bool pass = custom(p);
+      if (changed()) return nullptr;
+      if (has_block(h)) return p + 1 + (pass ? block_operands(h) : len);
+      break;
+    }
+  }
+  return p + 1 + len;
 }
 
 }  // namespace keel::fsm

@@ -19,6 +19,7 @@
 #include "keel/fsm/environment.h"
 #include "keel/fsm/library.h"
 
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -48,10 +49,17 @@ class FsmInstance {
 
   // Back to the initial state: flags cleared, its state_enter runs. No state_exit runs.
   void reset();
-  EventResult event(Hash event);
+  EventResult event(Hash event) {
+    const u32* handler = state_->handler(event);
+    if (handler == nullptr && env_->observer_ == nullptr) return EventResult::kNotFound;
+    return deliver(event, handler);
+  }
   EventResult event(std::string_view name) { return event(string_hash(name)); }
   // The per-frame event of the FSM's type ("state_run").
-  EventResult run();
+  EventResult run() {
+    if (state_->on_run == nullptr && env_->observer_ == nullptr) return EventResult::kNotFound;
+    return deliver(fsm_->run_event, state_->on_run);
+  }
 
   // The behaviour word: the state's bits plus ChangeBehavior edits since entering it.
   u32 behavior() const { return behavior_; }
@@ -91,7 +99,9 @@ class FsmInstance {
   void break_link(Hash name);
   bool has_link(Hash name) const;
   bool has_link(std::string_view name) const { return has_link(string_hash(name)); }
-  std::span<const Link> links() const { return links_; }
+  std::span<const Link> links() const {
+    return links_ != nullptr ? std::span<const Link>(links_->links) : std::span<const Link>();
+  }
 
  private:
   struct PendingLink {
@@ -101,11 +111,14 @@ class FsmInstance {
     u8 flags = 0;
   };
 
+  EventResult deliver(Hash event, const u32* handler);
   void enter(const StateDef& to);
   void transition(Hash target, bool run_exit);
   void run_handler(const u32* stream);
   void exec(const u32* stream);
+  const u32* exec_other(const u32* command, u32 start_transitions);
   void call(Hash function);
+  void call_inline(Hash function);
   void animate(Hash alias, u8 flags);
   void report(std::string_view message);
   bool custom(const u32* command);
@@ -124,10 +137,15 @@ class FsmInstance {
   u32 flags_ = 0;
   u32 transitions_ = 0;
   u32 exiting_ = 0;  // > 0 while a state_exit handler runs: transitions are ignored
-  std::vector<Link> links_;
-  const PendingLink* pending_link_ = nullptr;  // set while a CreateLink callback runs
-  bool accepting_ = false;                     // set while a "link_<name>" handshake runs
-  bool accepted_ = false;
+  // Link bookkeeping lives apart (most instances never link): the instance stays one cache line.
+  struct LinkState {
+    std::vector<Link> links;
+    const PendingLink* pending = nullptr;  // set while a CreateLink callback runs
+    bool accepting = false;                // set while a "link_<name>" handshake runs
+    bool accepted = false;
+  };
+  LinkState& link_state();
+  std::unique_ptr<LinkState> links_;
 };
 
 }  // namespace keel::fsm

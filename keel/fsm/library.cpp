@@ -18,17 +18,9 @@ const Handler* StateDef::find(Hash event) const {
   return it != handlers.end() && it->event == event ? &*it : nullptr;
 }
 
-const StateDef* FsmDef::find_state(Hash state) const {
-  const auto it = std::lower_bound(states.begin(), states.end(), state,
-                                   [](const StateDef* s, Hash n) { return s->name < n; });
-  return it != states.end() && (*it)->name == state ? *it : nullptr;
-}
-
 std::string_view FsmDef::string(Hash hash) const {
-  for (const FsmDef* f = this; f != nullptr; f = f->parent) {
-    if (std::optional<std::string_view> s = f->view.lookup(hash)) return *s;
-  }
-  return {};
+  const char* s = strings.find(hash);
+  return s != nullptr ? std::string_view(s) : std::string_view();
 }
 
 std::vector<Hash> FsmDef::functions() const {
@@ -175,6 +167,8 @@ Status FsmLibrary::link_one(Entry& entry, std::vector<std::string>& problems) {
       std::sort(s.handlers.begin(), s.handlers.end(),
                 [](const Handler& a, const Handler& b) { return a.event < b.event; });
     }
+    for (const Handler& h : s.handlers) s.lookup.insert(h.event, h.stream);
+    s.lookup.optimize();
     const Handler* enter = s.find(kStateEnter);
     const Handler* exit = s.find(kStateExit);
     const Handler* run = s.find(def->run_event);
@@ -190,6 +184,15 @@ Status FsmLibrary::link_one(Entry& entry, std::vector<std::string>& problems) {
     }
   }
 
+  for (const StateDef* st : def->states) def->state_lookup.insert(st->name, st);
+  def->state_lookup.optimize();
+  for (const FsmDef* f = def.get(); f != nullptr; f = f->parent) {
+    for (u32 i = 0; i < f->view.dictionary_size(); ++i) {
+      const Hash h = f->view.dictionary_hash(i);
+      if (def->strings.find(h) == nullptr)
+        def->strings.insert(h, f->view.dictionary_string(i).data());
+    }
+  }
   def->initial = def->find_state(v.initial_state_hash());
   if (def->initial == nullptr) {
     problems.push_back(
