@@ -1,5 +1,6 @@
 #include "keel/script/compiler.h"
 
+#include "keel/core/assert.h"
 #include "keel/script/bytecode.h"
 
 #include <algorithm>
@@ -101,7 +102,8 @@ class Compiler {
     }
     code_ = {};
     lines_ = {};
-    (void)library_.add_script(std::move(s));  // the hash was checked above
+    const Status added = library_.add_script(std::move(s));
+    KEEL_ASSERT(added.has_value(), "script hashes are checked above");
     current_ = nullptr;
   }
 

@@ -100,10 +100,16 @@ int run(const std::string& path, const RunOptions& options) {
   keel::u64 current_frame = 0;
   script::CommandSet commands = script::default_commands();
   const script::Library* library = nullptr;
-  (void)script::add_basic_commands(commands, [&](const script::Call& call, std::string_view t) {
-    const auto pos = call.machine().position(call.instance());
-    fmt::print("frame {}: [{}] {}\n", call.frame(), script_name(pos ? pos->script : nullptr), t);
-  });
+  const keel::Status print_added =
+      script::add_basic_commands(commands, [&](const script::Call& call, std::string_view t) {
+        const auto pos = call.machine().position(call.instance());
+        fmt::print("frame {}: [{}] {}\n", call.frame(), script_name(pos ? pos->script : nullptr),
+                   t);
+      });
+  if (!print_added) {
+    fmt::print(stderr, "keel-script: {}\n", print_added.error().to_string());
+    return 2;
+  }
   int status = 0;
   auto loaded = load(path, commands, {}, status);
   if (!loaded) return status;
@@ -131,7 +137,8 @@ int run(const std::string& path, const RunOptions& options) {
                       e.line != 0 ? fmt::format("{}", e.line) : fmt::format("@{:04X}", e.offset));
       switch (e.kind) {
         case script::TraceKind::kCommand:
-          fmt::print("frame {}:   {:<18} {}{}\n", e.frame, where, std::string(2 * e.depth, ' '),
+          fmt::print("frame {}:   {:<18} {}{}\n", e.frame, where,
+                     std::string(2 * static_cast<std::size_t>(e.depth), ' '),
                      script::format_command(e.command, commands, library));
           break;
         case script::TraceKind::kBudget:
@@ -189,6 +196,7 @@ int run(const std::string& path, const RunOptions& options) {
   }
   auto vars = machine.variables(*id);
   std::vector<std::string> shown;
+  shown.reserve(vars.size());
   for (const auto& [hash, value] : vars)
     shown.push_back(fmt::format("{}={}", name_of(hash, *library), value));
   std::sort(shown.begin(), shown.end());
@@ -240,7 +248,10 @@ int main(int argc, char** argv) {
   if (*run_cmd) return run(in, run_options);
 
   script::CommandSet commands = script::default_commands();
-  (void)script::add_basic_commands(commands, nullptr);
+  if (const keel::Status st = script::add_basic_commands(commands, nullptr); !st) {
+    fmt::print(stderr, "keel-script: {}\n", st.error().to_string());
+    return 2;
+  }
   const script::CompileOptions options{.skip_other_statements = skip_other,
                                        .debug_info = !no_debug};
   int status = 0;
