@@ -184,6 +184,17 @@ TEST_F(FsmInheritance, Check60_LoadTimeErrors) {
           "FSM 'Astray', state 'Stance', handler 'x': Transition target 'Limbo' is not a state"));
   EXPECT_THAT(m, HasSubstr("FSM 'Orphan': parent FSM 'Ghost' is not loaded"));
   EXPECT_THAT(m, HasSubstr("FSM 'Grandchild': parent FSM 'Lost' could not be linked"));
+  using Kind = LinkProblem::Kind;
+  auto kind_of = [&](std::string_view fsm) {
+    for (const LinkProblem& p : library_.problems()) {
+      if (p.fsm == fsm) return p.kind;
+    }
+    return Kind::kInvalid;
+  };
+  EXPECT_EQ(library_.problems().size(), 7u);
+  EXPECT_EQ(kind_of("Orphan"), Kind::kMissingParent);
+  EXPECT_EQ(kind_of("Grandchild"), Kind::kParentNotLinked);
+  EXPECT_EQ(kind_of("Robot"), Kind::kInvalid);
   // The good ones are linked; the bad ones are not.
   EXPECT_NE(library_.find("DefaultCharacter"), nullptr);
   EXPECT_NE(library_.find("Car"), nullptr);

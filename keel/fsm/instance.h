@@ -13,6 +13,7 @@
 // without sending events.
 #pragma once
 
+#include "keel/core/assert.h"
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
@@ -50,6 +51,7 @@ class FsmInstance {
   // Back to the initial state: flags cleared, its state_enter runs. No state_exit runs.
   void reset();
   EventResult event(Hash event) {
+    KEEL_ASSERT(state_ != nullptr, "event() before init()");
     const u32* handler = state_->handler(event);
     if (handler == nullptr && env_->observer_ == nullptr) return EventResult::kNotFound;
     return deliver(event, handler);
@@ -57,6 +59,7 @@ class FsmInstance {
   EventResult event(std::string_view name) { return event(string_hash(name)); }
   // The per-frame event of the FSM's type ("state_run").
   EventResult run() {
+    KEEL_ASSERT(state_ != nullptr, "run() before init()");
     if (state_->on_run == nullptr && env_->observer_ == nullptr) return EventResult::kNotFound;
     return deliver(fsm_->run_event, state_->on_run);
   }

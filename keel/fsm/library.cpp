@@ -50,7 +50,7 @@ Status FsmLibrary::add(CompiledFsms image) {
 }
 
 Status FsmLibrary::link() {
-  std::vector<std::string> problems;
+  problems_.clear();
   std::vector<bool> tried(entries_.size(), false);
   auto entry_of = [&](Hash name) -> Entry* {
     for (Entry& e : entries_) {
@@ -69,7 +69,7 @@ Status FsmLibrary::link() {
         if (parent == nullptr || parent->def == nullptr) continue;
       }
       tried[i] = true;
-      if (link_one(e, problems)) progress = true;
+      if (link_one(e)) progress = true;
     }
   }
   // Explain the FSMs still waiting.
@@ -78,7 +78,8 @@ Status FsmLibrary::link() {
     if (e.def != nullptr || tried[i]) continue;
     const Entry* parent = entry_of(e.view.parent_hash());
     if (parent == nullptr) {
-      problems.push_back(
+      problem(
+          LinkProblem::Kind::kMissingParent, e.view.name(),
           fmt::format("FSM '{}': parent FSM '{}' is not loaded", e.view.name(), e.view.parent()));
       continue;
     }
@@ -97,29 +98,36 @@ Status FsmLibrary::link() {
     if (cycle) {
       std::string chain;
       for (const Entry* p : path) chain += fmt::format("'{}' -> ", p->view.name());
-      problems.push_back(
+      problem(
+          LinkProblem::Kind::kInvalid, e.view.name(),
           fmt::format("FSM '{}': inheritance cycle {}'{}'", e.view.name(), chain, e.view.name()));
     } else {
-      problems.push_back(fmt::format("FSM '{}': parent FSM '{}' could not be linked", e.view.name(),
-                                     e.view.parent()));
+      problem(LinkProblem::Kind::kParentNotLinked, e.view.name(),
+              fmt::format("FSM '{}': parent FSM '{}' could not be linked", e.view.name(),
+                          e.view.parent()));
     }
   }
-  if (problems.empty()) return ok();
+  if (problems_.empty()) return ok();
   std::string message;
-  for (const std::string& p : problems) message += (message.empty() ? "" : "\n") + p;
+  for (const LinkProblem& p : problems_) message += (message.empty() ? "" : "\n") + p.message;
   return fail(ErrorCode::kNotFound, "{}", message);
 }
 
-Status FsmLibrary::link_one(Entry& entry, std::vector<std::string>& problems) {
+void FsmLibrary::problem(LinkProblem::Kind kind, std::string_view fsm, std::string message) {
+  problems_.push_back(LinkProblem{kind, std::string(fsm), std::move(message)});
+}
+
+Status FsmLibrary::link_one(Entry& entry) {
   const FsmView& v = entry.view;
-  const usize problems_before = problems.size();
+  const usize problems_before = problems_.size();
   const FsmDef* parent = nullptr;
   if (v.has_parent()) {
     parent = find(v.parent_hash());
     KEEL_ASSERT(parent != nullptr);
     if (parent->type != v.type_hash()) {
-      problems.push_back(fmt::format("FSM '{}' (type '{}') cannot inherit from '{}' (type '{}')",
-                                     v.name(), v.type(), parent->name_string, parent->type_string));
+      problem(LinkProblem::Kind::kInvalid, v.name(),
+              fmt::format("FSM '{}' (type '{}') cannot inherit from '{}' (type '{}')", v.name(),
+                          v.type(), parent->name_string, parent->type_string));
     } else {
       bool same =
           parent->behavior_count() == v.behavior_count() && parent->run_event == v.run_event_hash();
@@ -127,13 +135,14 @@ Status FsmLibrary::link_one(Entry& entry, std::vector<std::string>& problems) {
         same = parent->behavior_name(b) == v.behavior_name(b);
       }
       if (!same) {
-        problems.push_back(fmt::format(
-            "FSM '{}' and its parent '{}' were compiled with different definitions of type '{}' "
-            "(behaviour bits or run event)",
-            v.name(), parent->name_string, v.type()));
+        problem(LinkProblem::Kind::kInvalid, v.name(),
+                fmt::format("FSM '{}' and its parent '{}' were compiled with different definitions "
+                            "of type '{}' "
+                            "(behaviour bits or run event)",
+                            v.name(), parent->name_string, v.type()));
       }
     }
-    if (problems.size() != problems_before) return fail(ErrorCode::kTypeMismatch, "type");
+    if (problems_.size() != problems_before) return fail(ErrorCode::kTypeMismatch, "type");
   }
 
   auto def = std::make_unique<FsmDef>();
@@ -195,10 +204,10 @@ Status FsmLibrary::link_one(Entry& entry, std::vector<std::string>& problems) {
   }
   def->initial = def->find_state(v.initial_state_hash());
   if (def->initial == nullptr) {
-    problems.push_back(
-        fmt::format("FSM '{}': initial state '{}' is not a state of '{}' or its "
-                    "parents",
-                    v.name(), v.initial_state(), v.name()));
+    problem(LinkProblem::Kind::kInvalid, v.name(),
+            fmt::format("FSM '{}': initial state '{}' is not a state of '{}' or its "
+                        "parents",
+                        v.name(), v.initial_state(), v.name()));
   }
   // Every Transition of this FSM's own handlers must reach a state of the chain (inherited
   // handlers were checked against the parent, whose states this FSM has too).
@@ -211,15 +220,16 @@ Status FsmLibrary::link_one(Entry& entry, std::vector<std::string>& problems) {
         const Hash target = stream[pc + 1];
         if (def->find_state(target) != nullptr) return;
         const std::optional<std::string_view> name = v.lookup(target);
-        problems.push_back(fmt::format(
-            "FSM '{}', state '{}', handler '{}': Transition target '{}' is not a state of '{}' or "
-            "its parents",
-            v.name(), sv.name(), v.lookup(sv.event_hash(e)).value_or("?"), name.value_or("?"),
-            v.name()));
+        problem(LinkProblem::Kind::kInvalid, v.name(),
+                fmt::format("FSM '{}', state '{}', handler '{}': Transition target '{}' is not a "
+                            "state of '{}' or "
+                            "its parents",
+                            v.name(), sv.name(), v.lookup(sv.event_hash(e)).value_or("?"),
+                            name.value_or("?"), v.name()));
       });
     }
   }
-  if (problems.size() != problems_before) return fail(ErrorCode::kNotFound, "unresolved");
+  if (problems_.size() != problems_before) return fail(ErrorCode::kNotFound, "unresolved");
   entry.def = std::move(def);
   return ok();
 }

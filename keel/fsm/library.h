@@ -83,6 +83,18 @@ struct FsmDef {
   std::vector<Hash> functions() const;
 };
 
+// One problem found by FsmLibrary::link().
+struct LinkProblem {
+  enum class Kind : u8 {
+    kMissingParent,    // the parent FSM is not loaded
+    kParentNotLinked,  // the parent is loaded but failed (or waits for its own parent)
+    kInvalid,          // type mismatch, cycle, unresolved initial state or transition target
+  };
+  Kind kind = Kind::kInvalid;
+  std::string fsm;
+  std::string message;
+};
+
 class FsmLibrary {
  public:
   FsmLibrary() = default;
@@ -95,6 +107,9 @@ class FsmLibrary {
   // per line. FSMs that fail stay unlinked (a later add + link may fix them).
   Status link();
 
+  // The problems of the last link(), in the order reported.
+  const std::vector<LinkProblem>& problems() const { return problems_; }
+
   const FsmDef* find(Hash name) const;  // linked FSMs only
   const FsmDef* find(std::string_view name) const { return find(string_hash(name)); }
   Result<const FsmDef*> get(std::string_view name) const;
@@ -105,11 +120,14 @@ class FsmLibrary {
     FsmView view;
     std::unique_ptr<FsmDef> def;  // set once linked
   };
-  Status link_one(Entry& entry, std::vector<std::string>& problems);  // ok when linked
+  Status link_one(Entry& entry);
+  void problem(LinkProblem::Kind kind, std::string_view fsm,
+               std::string message);  // ok when linked
 
   std::vector<std::unique_ptr<CompiledFsms>> images_;
   std::vector<Entry> entries_;
   std::deque<StateDef> states_;
+  std::vector<LinkProblem> problems_;
 };
 
 }  // namespace keel::fsm

@@ -74,19 +74,28 @@ bool load_types(const std::string& path, keel::fsm::TypeRegistry& types) {
   return ok;
 }
 
-// Adds every input to `library` and links; prints problems.
-bool link_all(std::vector<Input>& inputs, keel::fsm::FsmLibrary& library) {
+// Adds every input to `library` and links; prints problems. With `lenient`, parents that are
+// not among the inputs are warnings (check one file of a family alone).
+bool link_all(std::vector<Input>& inputs, keel::fsm::FsmLibrary& library, bool lenient) {
   for (Input& in : inputs) {
     if (keel::Status s = library.add(std::move(*in.image)); !s) {
       fmt::print(stderr, "error: {}\n", s.error().message());
       return false;
     }
   }
-  if (keel::Status s = library.link(); !s) {
-    fmt::print(stderr, "{}\n", s.error().to_string());
-    return false;
+  if (library.link()) return true;
+  using Kind = keel::fsm::LinkProblem::Kind;
+  bool only_missing = lenient;
+  for (const keel::fsm::LinkProblem& p : library.problems()) {
+    if (p.kind == Kind::kInvalid) only_missing = false;
   }
-  return true;
+  for (const keel::fsm::LinkProblem& p : library.problems()) {
+    fmt::print(stderr, "{}: {}\n", only_missing ? "warning" : "error", p.message);
+  }
+  if (only_missing) {
+    fmt::print(stderr, "note: give the parents' files too to check across FSMs\n");
+  }
+  return only_missing;
 }
 
 }  // namespace
@@ -163,7 +172,7 @@ int main(int argc, char** argv) {
     keel::usize count = 0;
     for (const Input& in : inputs) count += in.image->fsm_count();
     keel::fsm::FsmLibrary library;
-    if (!link_all(inputs, library)) return kInputError;
+    if (!link_all(inputs, library, check->parsed())) return kInputError;
     if (*check) {
       fmt::print("{} FSM{} OK\n", count, count == 1 ? "" : "s");
       return 0;
