@@ -254,7 +254,8 @@ void Machine::update(f64 dt) {
         continue;
       }
       if (in.halted || in.born == frame_) continue;
-      const u32 ran = debug ? run<Mode::kDebug>(in, budget) : run<Mode::kFast>(in, budget);
+      const u32 ran =
+          debug ? run_instance<Mode::kDebug>(in, budget) : run_instance<Mode::kFast>(in, budget);
       stats_.commands += ran;
       stats_.instances_run += ran > 0 ? 1 : 0;
     }
@@ -360,17 +361,17 @@ void Machine::fail_missing_script(Instance& in, Opcode op, Hash target) {
                          target));
 }
 
-template <Machine::Mode kMode>
-u32 Machine::run(Instance& in, u32 budget) {
+template <Machine::Mode kMode, bool kChecked>
+u32 Machine::run(Instance& in, u32 budget, bool& switched) {
   constexpr bool kDebug = kMode != Mode::kFast;
   const detail::GameOp* const ops = game_ops_.data();
   const u32 op_count = static_cast<u32>(game_ops_.size());
   const std::byte* code = in.code;
   u32 size = in.size;
   u32 pc = in.pc;
-  // Scripts validated when loaded skip the per-command checks; anything else (Library::
-  // add_script without validation) is checked command by command.
-  bool checked = !in.trusted;
+  // Scripts validated when loaded run in the kChecked = false loop without per-command checks;
+  // anything else (Library::add_script bytes) in the checked loop. Entering a script of the
+  // other kind leaves with `switched` set, and the caller continues in the other loop.
   u32 executed = 0;
   for (;;) {
     if (pc >= size) [[unlikely]] {  // end of the script: return from CALLSCRIPT, or finish
@@ -378,10 +379,14 @@ u32 Machine::run(Instance& in, u32 budget) {
         const Frame& back = in.stack[--in.depth];
         in.script = back.script;
         in.trusted = back.trusted;
-        checked = !back.trusted;
         code = in.code = back.script->code.data();
         size = in.size = static_cast<u32>(back.script->code.size());
         pc = back.pc;
+        if (back.trusted == kChecked) [[unlikely]] {
+          in.pc = pc;
+          switched = true;
+          return executed;
+        }
         continue;
       }
       in.pc = pc;
@@ -398,7 +403,7 @@ u32 Machine::run(Instance& in, u32 budget) {
       return executed;
     }
     const u32 room = size - pc;
-    if (checked && room < kHeaderSize) [[unlikely]] {
+    if (kChecked && room < kHeaderSize) [[unlikely]] {
       return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
                         too_short("the last command header", room, kHeaderSize));
     }
@@ -406,7 +411,7 @@ u32 Machine::run(Instance& in, u32 budget) {
     const u32 header = read_u32(p);
     const auto op = static_cast<Opcode>(header & 0xFFFF);
     const u32 length = header >> 16;
-    if (checked && (length < kHeaderSize || (length & 3) != 0 || length > room)) [[unlikely]] {
+    if (kChecked && (length < kHeaderSize || (length & 3) != 0 || length > room)) [[unlikely]] {
       return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt, bad_length(op, length, room));
     }
     if constexpr (kDebug) {
@@ -430,7 +435,7 @@ u32 Machine::run(Instance& in, u32 budget) {
         continue;
       }
       const detail::GameOp& g = ops[index];
-      if (checked && length < g.fixed) [[unlikely]] {
+      if (kChecked && length < g.fixed) [[unlikely]] {
         return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
                           too_short(g.def->name, length, g.fixed));
       }
@@ -471,7 +476,7 @@ u32 Machine::run(Instance& in, u32 budget) {
         return executed;
       case kOpPauseInt:
       case kOpPauseVar: {
-        if (checked && length < 8) [[unlikely]] {
+        if (kChecked && length < 8) [[unlikely]] {
           return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt, too_short("PAUSE", length, 8));
         }
         const s32 frames = op == kOpPauseInt
@@ -490,7 +495,7 @@ u32 Machine::run(Instance& in, u32 budget) {
       }
       case kOpPauseSeconds:
       case kOpPauseSecondsVar: {
-        if (checked && length < 8) [[unlikely]] {
+        if (kChecked && length < 8) [[unlikely]] {
           return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
                             too_short("PAUSESECONDS", length, 8));
         }
@@ -509,7 +514,7 @@ u32 Machine::run(Instance& in, u32 budget) {
       }
       case kOpIf: {
         const auto* b = reinterpret_cast<const u8*>(p);
-        if (checked) [[unlikely]] {
+        if constexpr (kChecked) {
           if (length < kIfConditionalOffset) {
             return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
                               too_short("IF", length, kIfConditionalOffset));
@@ -534,7 +539,7 @@ u32 Machine::run(Instance& in, u32 budget) {
       }
       case kOpChangeScript:
       case kOpCallScript: {
-        if (checked && length < 8) [[unlikely]] {
+        if (kChecked && length < 8) [[unlikely]] {
           return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
                             too_short(builtin_mnemonic(op), length, 8));
         }
@@ -563,17 +568,21 @@ u32 Machine::run(Instance& in, u32 budget) {
         }
         in.script = s;
         in.trusted = trusted;
-        checked = !trusted;
         code = in.code = s->code.data();
         size = in.size = static_cast<u32>(s->code.size());
         pc = 0;
+        if (trusted == kChecked) [[unlikely]] {
+          in.pc = pc;
+          switched = true;
+          return executed;
+        }
         break;
       }
       case kOpSetInt:
       case kOpSetVar:
       case kOpAddInt:
       case kOpAddVar: {
-        if (checked && length < 12) [[unlikely]] {
+        if (kChecked && length < 12) [[unlikely]] {
           return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
                             too_short(builtin_mnemonic(op), length, 12));
         }
@@ -591,9 +600,16 @@ u32 Machine::run(Instance& in, u32 budget) {
   }
 }
 
-template u32 Machine::run<Machine::Mode::kFast>(Instance&, u32);
-template u32 Machine::run<Machine::Mode::kDebug>(Instance&, u32);
-template u32 Machine::run<Machine::Mode::kStep>(Instance&, u32);
+template <Machine::Mode kMode>
+u32 Machine::run_instance(Instance& in, u32 budget) {
+  u32 ran = 0;
+  for (;;) {
+    bool switched = false;
+    ran += in.trusted ? run<kMode, false>(in, budget - ran, switched)
+                      : run<kMode, true>(in, budget - ran, switched);
+    if (!switched) return ran;
+  }
+}
 
 // --- debugging ---------------------------------------------------------------------------------
 
@@ -643,7 +659,7 @@ Result<TraceEvent> Machine::step(InstanceId id) {
   in->wait = Wait::kNone;
   in->halted = false;
   step_event_ = TraceEvent{};
-  const u32 ran = run<Mode::kStep>(*in, 1);
+  const u32 ran = run_instance<Mode::kStep>(*in, 1);
   stats_.commands += ran;
   total_commands_ += ran;
   const bool alive = in->generation == id.generation && in->state != InstanceState::kFree;

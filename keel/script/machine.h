@@ -186,7 +186,9 @@ class Machine {
   detail::Instance& slot(u32 index) const;
   void grow();
   template <Mode kMode>
-  [[gnu::always_inline]] inline u32 run(detail::Instance& in, u32 budget);
+  [[gnu::always_inline]] inline u32 run_instance(detail::Instance& in, u32 budget);
+  template <Mode kMode, bool kChecked>
+  [[gnu::always_inline]] inline u32 run(detail::Instance& in, u32 budget, bool& switched);
   void finish(detail::Instance& in);
   void fail_instance(detail::Instance& in, ErrorCode code, std::string message);
   void fail_missing_script(detail::Instance& in, Opcode op, Hash target);

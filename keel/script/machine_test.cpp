@@ -212,6 +212,35 @@ TEST(ScriptMachine, Check35_CorruptLengthsStopTheScript) {
   }
 }
 
+TEST(ScriptMachine, ValidatedAndUncheckedScriptsCallEachOther) {
+  // "raw" fails validation (its IF block holds a command of length 6) but runs fine as long as
+  // the IF is false: it is run command by command with checks, and the compiled caller without.
+  std::vector<std::byte> raw = to_code({0x06, 0x00, 0x14, 0x00, 0x00, 0x01, 0x00, 0x10});
+  for (u8 b : {u8{'x'}, u8{0}, u8{0}, u8{0}, u8{1}, u8{0}, u8{0}, u8{0}, u8{1}, u8{0}, u8{6}, u8{0},
+               u8{0x01}, u8{0x02}, u8{0x04}, u8{0x00}}) {
+    raw.push_back(static_cast<std::byte>(b));
+  }
+  ASSERT_FALSE(validate_stream(raw));
+  for (const s32 x : {0, 1}) {
+    SCOPED_TRACE(x);
+    Rig rig(R"(SCRIPT("caller") { P1(); CALLSCRIPT("raw"); P3(); CHANGESCRIPT("raw"); })");
+    Library lib;
+    ASSERT_TRUE(lib.add_script(Script{string_hash("raw"), "raw", raw, {}, {}}));
+    ASSERT_TRUE(rig.machine->add_library(lib));
+    const InstanceId id = rig.start("caller");
+    rig.machine->set_variable(id, "x", x);
+    rig.frames(1);
+    if (x == 0) {
+      EXPECT_EQ(rig.log.order(), (std::vector<std::string>{"P1", "P2", "P3", "P2"}));
+      EXPECT_EQ(rig.machine->state(id), InstanceState::kFinished);
+    } else {
+      EXPECT_EQ(rig.log.order(), (std::vector<std::string>{"P1"}));
+      EXPECT_EQ(rig.machine->state(id), InstanceState::kFailed);
+      EXPECT_EQ(rig.machine->error(id)->code(), ErrorCode::kCorrupt);
+    }
+  }
+}
+
 TEST(ScriptMachine, Check36_InfiniteLoopsUseOneBudgetPerFrame) {
   Rig rig(R"(
     SCRIPT("L") { CHANGESCRIPT("L"); }
