@@ -112,7 +112,8 @@ void generate_ninja(const fs::path& dir) {
   fs::create_directories(dir / "image");
   std::string ninja =
       "rule blob\n  command = cp $in $out\n"
-      "rule pack\n  command = cat $in > $out\n\n";
+      "rule pack\n  command = xargs cat < $out.rsp > $out\n  rspfile = $out.rsp\n"
+      "  rspfile_content = $in\n\n";
   std::string all;
   for (int c = 0; c < kCommandFiles; ++c) {
     write(dir / "cmd" / fmt::format("c{:02}.kcmd", c), "");

@@ -8,9 +8,13 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
 #include <unistd.h>
+
 #include <bit>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 namespace keel::pipeline {
@@ -19,27 +23,36 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Writes an intermediate: a temporary file renamed into place. No fsync: an intermediate can
-// always be made again, and a torn one has the wrong content hash, so it is rebuilt.
-Status write_intermediate(const fs::path& path, std::span<const std::byte> bytes) {
+// Writes an intermediate in place of the old one: unlink, create, write. No fsync and no
+// rename over the old file (ext4 flushes data on a replacing rename): an intermediate can always
+// be made again, and a torn one has the wrong content hash, so the next build remakes it.
+Status write_intermediate(const std::string& file, std::span<const std::byte> bytes) {
+  const fs::path path(file);
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (ec) {
     return fail_at(SourceLocation::text(path.parent_path().string(), 0), ErrorCode::kIo,
                    "cannot create folder: {}", ec.message());
   }
-  fs::path temp = path;
-  temp += fmt::format(".tmp{}", ::getpid());
-  std::FILE* f = std::fopen(temp.c_str(), "wb");
-  if (f == nullptr) {
-    return fail_at(SourceLocation::text(temp.string(), 0), ErrorCode::kIo, "cannot create file");
+  ::unlink(file.c_str());
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return fail_at(SourceLocation::text(file, 0), ErrorCode::kIo, "cannot create file: {}",
+                   std::strerror(errno));
   }
-  const bool written =
-      bytes.empty() || std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!written || !closed || std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::remove(temp.c_str());
-    return fail_at(SourceLocation::text(path.string(), 0), ErrorCode::kIo, "cannot write file");
+  const std::byte* p = bytes.data();
+  usize left = bytes.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    p += n;
+    left -= static_cast<usize>(n);
+  }
+  const bool closed = ::close(fd) == 0;
+  if (left != 0 || !closed) {
+    ::unlink(file.c_str());
+    return fail_at(SourceLocation::text(file, 0), ErrorCode::kIo, "cannot write file");
   }
   return ok();
 }
@@ -93,7 +106,7 @@ class AssetJob::Output final : public OutputFile {
       job_.output_error(s.error().to_string());
       return false;
     }
-    const std::optional<FileStamp> stamp = stat_file(job_.output_path().string());
+    const std::optional<FileStamp> stamp = stat_file(job_.output_path());
     if (!stamp) {
       job_.output_error("the intermediate vanished after writing");
       return false;
@@ -113,9 +126,9 @@ class AssetJob::Output final : public OutputFile {
   bool closed_ = false;
 };
 
-AssetJob::AssetJob(JobShared& shared, const AssetCommand& asset,
+AssetJob::AssetJob(JobShared& shared, usize index, const AssetCommand& asset,
                    const std::vector<const text::Document*>& documents)
-    : shared_(shared), asset_(asset), documents_(documents) {}
+    : shared_(shared), index_(index), asset_(asset), documents_(documents) {}
 
 AssetJob::~AssetJob() = default;
 
@@ -124,31 +137,44 @@ bool AssetJob::check(const text::Token& cmd, std::initializer_list<text::ParamKi
   return text::check_command(cmd, diag_, params, rules);
 }
 
-const FileRecord* AssetJob::trusted(const std::string& path, const FileStamp& stamp) const {
-  const FileRecord* cached = shared_.old_db.file(path);
-  return cached != nullptr && can_trust(*cached, stamp) ? cached : nullptr;
+u64 AssetJob::command_hash() {
+  if (!command_hash_) command_hash_ = text::hash_tree(*asset_.command);
+  return *command_hash_;
+}
+
+Result<FileRecord> AssetJob::file_state(const std::string& path, const FileStamp& stamp,
+                                        std::string* content) {
+  const u64 key = BuildDatabase::file_key(path);
+  const FileRecord* cached = shared_.old_db.file(key);
+  if (cached != nullptr && can_trust(*cached, stamp)) {
+    result_.files.emplace_back(key, *cached);
+    return *cached;
+  }
+  Result<FileRecord> hashed = hash_file(path, content);
+  if (hashed) {
+    result_.files.emplace_back(key, *hashed);
+    result_.rehashed = true;
+  }
+  return hashed;
 }
 
 std::string AssetJob::find_source(std::string_view name) {
   std::optional<IncludePaths::Hit> hit =
-      shared_.project.include_paths.find(name, shared_.platform, asset_.handler->type);
+      IncludePaths::find_in(shared_.search_dirs.at(asset_.handler), name);
   if (!hit) return {};
-  FileRecord record;
-  if (const FileRecord* cached = trusted(hit->path, hit->stamp)) {
-    record = *cached;
-  } else {
-    std::string content;
-    Result<FileRecord> hashed = hash_file(hit->path, &content);
-    if (!hashed) {
-      diag_.error(asset_.command->location(),
-                  fmt::format("cannot read source `{}`: {}", name, hashed.error().to_string()));
-      return {};
-    }
-    record = *hashed;
-    contents_.insert_or_assign(hit->path, std::move(content));
+  std::string content;
+  Result<FileRecord> state = file_state(hit->path, hit->stamp, &content);
+  if (!state) {
+    diag_.error(asset_.command->location(),
+                fmt::format("cannot read source `{}`: {}", name, state.error().to_string()));
+    return {};
   }
-  result_.files.emplace_back(hit->path, record);
-  sources_.push_back({relative_to(shared_.project.root, hit->path), record.hash});
+  const FileRecord record = *state;
+  if (!content.empty()) contents_.insert_or_assign(hit->path, std::move(content));
+  // Relative to the project when inside it, so the project can move.
+  const std::string_view root = shared_.project_root;
+  sources_.push_back(
+      {hit->path.starts_with(root) ? hit->path.substr(root.size()) : hit->path, record.hash});
   return std::move(hit->path);
 }
 
@@ -178,32 +204,38 @@ bool AssetJob::set_output(std::string_view asset_name) {
     diag_.error(cmd, "an asset needs a non-empty name");
     return false;
   }
-  std::string rel = fmt::format("{}/{}{}", asset_.handler->type, file_name_for(asset_name),
-                                kIntermediateExtension);
+  std::string& name = shared_.declared_names[index_];
+  std::string& rel = shared_.declared_outputs[index_];
+  rel = fmt::format("{}/{}{}", asset_.handler->type, file_name_for(asset_name),
+                    kIntermediateExtension);
   const Hash hash = pack::name_hash(asset_name);
   {
     std::lock_guard lock(shared_.claims_mutex);
-    auto [name_it, name_new] = shared_.names.try_emplace(hash, std::string(asset_name), &cmd);
+    name = asset_name;
+    auto [name_it, name_new] = shared_.names.try_emplace(hash, index_);
     if (!name_new) {
-      const text::Token& other = *name_it->second.second;
-      if (name_it->second.first == asset_name) {
+      const text::Token& other = *(*shared_.assets)[name_it->second].command;
+      const std::string& other_name = shared_.declared_names[name_it->second];
+      if (other_name == asset_name) {
         diag_.error(cmd, "asset `{}` is also made by the command at {}:{}:{}", asset_name,
                     other.file, other.line, other.column);
       } else {
         diag_.error(cmd, "asset names `{}` and `{}` ({}:{}) have the same hash {:08x}", asset_name,
-                    name_it->second.first, other.file, other.line, hash);
+                    other_name, other.file, other.line, hash);
       }
       return false;
     }
-    if (!shared_.outputs.try_emplace(rel, &cmd).second) {
+    if (!shared_.outputs.try_emplace(rel, index_).second) {
       diag_.error(cmd, "asset `{}` would overwrite the intermediate {} of another command",
                   asset_name, rel);
       return false;
     }
   }
-  asset_name_ = asset_name;
-  output_rel_ = std::move(rel);
-  output_path_ = shared_.dir / output_rel_;
+  asset_name_ = name;
+  output_rel_ = rel;
+  output_path_ = shared_.dir;
+  output_path_ += '/';
+  output_path_ += output_rel_;
   return true;
 }
 
@@ -216,24 +248,17 @@ bool AssetJob::up_to_date() {
   }
   if (shared_.options.force_rebuild) return false;
   const IntermediateRecord* old = shared_.old_db.find(output_rel_);
-  if (old == nullptr || old->handler_key != asset_.handler->key() ||
+  if (old == nullptr || old->handler_key != asset_.handler->key ||
       old->platform != shared_.platform || old->asset_name != asset_name_ ||
-      old->command_hash != text::hash_tree(*asset_.command) || old->sources != sources_) {
+      old->command_hash != command_hash() || old->sources != sources_) {
     return false;
   }
-  const std::string path = output_path_.string();
+  const std::string& path = output_path_;
   const std::optional<FileStamp> stamp = stat_file(path);
   if (!stamp) return false;
-  FileRecord record;
-  if (const FileRecord* cached = trusted(path, *stamp)) {
-    record = *cached;
-  } else {
-    Result<FileRecord> hashed = hash_file(path);
-    if (!hashed) return false;
-    record = *hashed;
-  }
-  if (record.hash != old->output_hash) return false;
-  result_.files.emplace_back(path, record);
+  Result<FileRecord> state = file_state(path, *stamp, nullptr);
+  if (!state || state->hash != old->output_hash) return false;
+  kept_ = old;
   is_up_to_date_ = true;
   return true;
 }
@@ -275,7 +300,7 @@ void AssetJob::report(const text::Diagnostics& diagnostics, const text::Document
 
 void AssetJob::output_written(const FileRecord& record) {
   written_ = record;
-  result_.files.emplace_back(output_path_.string(), record);
+  result_.files.emplace_back(BuildDatabase::file_key(output_path_), record);
 }
 
 void AssetJob::output_error(std::string_view message) {
@@ -309,7 +334,7 @@ JobResult AssetJob::run() {
   }
   if (ok && result_.errors != 0) ok = false;  // errors logged through log(kError)
 
-  result_.asset_name = asset_name_;
+  result_.asset_name = std::string(asset_name_);
   if (!ok) {
     result_.outcome = AssetOutcome::kFailed;
     if (result_.errors == 0 && diag_.error_count() == 0) {
@@ -319,12 +344,13 @@ JobResult AssetJob::run() {
     result_.outcome = AssetOutcome::kNoOutput;
   } else if (output_) {
     result_.outcome = AssetOutcome::kBuilt;
-    result_.record = IntermediateRecord{
-        output_rel_,           asset_name_,          asset_.handler->type, shared_.platform,
-        asset_.handler->key(), text::hash_tree(cmd), written_->hash,       std::move(sources_)};
+    result_.built =
+        IntermediateRecord{std::string(output_rel_), std::string(asset_name_), asset_.handler->type,
+                           shared_.platform,         asset_.handler->key,      command_hash(),
+                           written_->hash,           std::move(sources_)};
   } else {
     result_.outcome = AssetOutcome::kUpToDate;
-    result_.record = *shared_.old_db.find(output_rel_);
+    result_.kept = kept_;
   }
   result_.errors += diag_.error_count();
   if (!diag_.empty()) result_.messages = diag_.render(documents_);

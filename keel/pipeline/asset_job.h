@@ -28,27 +28,37 @@ struct JobShared {
   const BuildDatabase& old_db;
   const BuildOptions& options;
   std::string platform;
-  std::string data_file;      // name
-  std::filesystem::path dir;  // the data file's intermediate folder
+  std::string data_file;     // name
+  std::string dir;           // the data file's intermediate folder
+  std::string project_root;  // with a trailing '/'
   std::atomic<usize>& outputs_created;
+  // Include-path search order per handler, filled before the jobs run (read-only after).
+  std::unordered_map<const HandlerEntry*, std::vector<std::string>> search_dirs;
 
-  std::mutex claims_mutex;  // two commands may not produce the same output or asset name
-  std::unordered_map<std::string, const text::Token*> outputs;
-  std::unordered_map<Hash, std::pair<std::string, const text::Token*>> names;
+  // Two commands may not produce the same asset name (name hash) or intermediate. A job writes
+  // its own slot of the declared_* vectors (sized to the asset count) and claims under the mutex.
+  const std::vector<AssetCommand>* assets = nullptr;
+  std::vector<std::string> declared_names;
+  std::vector<std::string> declared_outputs;
+  std::mutex claims_mutex;
+  std::unordered_map<Hash, usize> names;                // name hash -> asset index
+  std::unordered_map<std::string_view, usize> outputs;  // declared_outputs[i] -> i
 };
 
 struct JobResult {
   AssetOutcome outcome = AssetOutcome::kFailed;
-  std::string asset_name;                                 // as declared (empty without output)
-  std::optional<IntermediateRecord> record;               // built or up to date
-  std::vector<std::pair<std::string, FileRecord>> files;  // files hashed or trusted
+  std::string asset_name;                         // as declared (empty without output)
+  std::optional<IntermediateRecord> built;        // kBuilt: the new record
+  const IntermediateRecord* kept = nullptr;       // kUpToDate: the old database's record
+  std::vector<std::pair<u64, FileRecord>> files;  // file states it relied on (by file key)
+  bool rehashed = false;                          // some file had to be read and hashed again
   usize errors = 0;
   std::string messages;  // rendered diagnostics and log lines
 };
 
 class AssetJob final : public BuildContext {
  public:
-  AssetJob(JobShared& shared, const AssetCommand& asset,
+  AssetJob(JobShared& shared, usize index, const AssetCommand& asset,
            const std::vector<const text::Document*>& documents);
   ~AssetJob() override;
 
@@ -72,13 +82,18 @@ class AssetJob final : public BuildContext {
   // For the intermediate writer.
   void output_written(const FileRecord& record);
   void output_error(std::string_view message);
-  const std::filesystem::path& output_path() const { return output_path_; }
+  const std::string& output_path() const { return output_path_; }
 
  private:
   class Output;
-  const FileRecord* trusted(const std::string& path, const FileStamp& stamp) const;
+  // The file's state: the cached one when it can be trusted, else hashed now (content kept in
+  // `content` when not null). Records it among the files this job relied on.
+  Result<FileRecord> file_state(const std::string& path, const FileStamp& stamp,
+                                std::string* content);
+  u64 command_hash();
 
   JobShared& shared_;
+  usize index_;
   const AssetCommand& asset_;
   const std::vector<const text::Document*>& documents_;
   text::Diagnostics diag_;
@@ -87,9 +102,11 @@ class AssetJob final : public BuildContext {
 
   std::vector<SourceDependency> sources_;
   std::map<std::string, std::string, std::less<>> contents_;  // files read while hashing
-  std::string asset_name_;
-  std::string output_rel_;
-  std::filesystem::path output_path_;
+  std::string_view asset_name_;  // shared_.declared_names[index_] once claimed
+  std::string_view output_rel_;  // shared_.declared_outputs[index_] once claimed
+  std::string output_path_;
+  std::optional<u64> command_hash_;
+  const IntermediateRecord* kept_ = nullptr;  // the old record, once up_to_date() said so
   bool checked_up_to_date_ = false;
   bool is_up_to_date_ = false;
   std::unique_ptr<Output> output_;

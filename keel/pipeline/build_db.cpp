@@ -3,6 +3,7 @@
 #include "keel/core/file.h"
 #include "keel/core/hash.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace keel::pipeline {
@@ -14,7 +15,7 @@ namespace {
 constexpr u8 kMagic[4] = {'K', 'B', 'D', 'B'};
 constexpr usize kHeaderSize = 32;
 // Smallest encodings, used to reject counts that cannot fit in the remaining bytes.
-constexpr usize kMinFile = 4 + 8 * 5;
+constexpr usize kMinFile = 8 * 6;
 constexpr usize kMinRecord = 4 * 4 + 8 * 3 + 4;
 constexpr usize kMinSource = 4 + 8;
 constexpr usize kMinInput = 4 + 8;
@@ -106,13 +107,22 @@ Unexpected corrupt(usize offset, std::string_view what) {
   return fail_at(SourceLocation::bytes("build database", offset), ErrorCode::kCorrupt, "{}", what);
 }
 
+template <typename Map>
+std::vector<const typename Map::value_type*> sorted(const Map& map) {
+  std::vector<const typename Map::value_type*> out;
+  out.reserve(map.size());
+  for (const auto& entry : map) out.push_back(&entry);
+  std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  return out;
+}
+
 }  // namespace
 
 std::vector<u8> BuildDatabase::to_bytes() const {
   Writer p;
   p.u32v(static_cast<u32>(files_.size()));
-  for (const auto& [path, f] : files_) {
-    p.str(path);
+  for (const auto& [key, f] : files_.sorted()) {
+    p.u64v(key);
     p.u64v(f.stamp.size);
     p.s64v(f.stamp.mtime_ns);
     p.u64v(f.stamp.inode);
@@ -120,7 +130,8 @@ std::vector<u8> BuildDatabase::to_bytes() const {
     p.s64v(f.hashed_at_ns);
   }
   p.u32v(static_cast<u32>(records_.size()));
-  for (const auto& [output, r] : records_) {
+  for (const auto* entry : sorted(records_)) {
+    const auto& [output, r] = *entry;
     p.str(output);
     p.str(r.asset_name);
     p.str(r.asset_type);
@@ -180,16 +191,18 @@ Result<BuildDatabase> BuildDatabase::from_bytes(std::span<const u8> bytes) {
   auto bad = [&r]() { return corrupt(r.offset(), r.problem()); };
   u32 n = 0;
   if (!r.count(n, kMinFile)) return bad();
+  db.files_.reserve(n);
   for (u32 i = 0; i < n; ++i) {
-    std::string path;
+    u64 key = 0;
     FileRecord f;
-    if (!r.str(path) || !r.u64v(f.stamp.size) || !r.s64v(f.stamp.mtime_ns) ||
+    if (!r.u64v(key) || !r.u64v(f.stamp.size) || !r.s64v(f.stamp.mtime_ns) ||
         !r.u64v(f.stamp.inode) || !r.u64v(f.hash) || !r.s64v(f.hashed_at_ns)) {
       return bad();
     }
-    db.files_.insert_or_assign(std::move(path), f);
+    db.files_.put(key, f);
   }
   if (!r.count(n, kMinRecord)) return bad();
+  db.records_.reserve(n);
   for (u32 i = 0; i < n; ++i) {
     IntermediateRecord rec;
     u32 sources = 0;
@@ -242,6 +255,11 @@ Status BuildDatabase::save(const std::filesystem::path& path) const {
   return write_file_atomic(path, to_bytes());
 }
 
+void BuildDatabase::reserve(usize records, usize files) {
+  records_.reserve(records);
+  files_.reserve(files);
+}
+
 const IntermediateRecord* BuildDatabase::find(std::string_view output) const {
   auto it = records_.find(output);
   return it == records_.end() ? nullptr : &it->second;
@@ -257,18 +275,8 @@ void BuildDatabase::erase(std::string_view output) {
   if (it != records_.end()) records_.erase(it);
 }
 
-const FileRecord* BuildDatabase::file(std::string_view path) const {
-  auto it = files_.find(path);
-  return it == files_.end() ? nullptr : &it->second;
-}
+u64 BuildDatabase::file_key(std::string_view path) { return hash64(path); }
 
-void BuildDatabase::put_file(std::string path, const FileRecord& record) {
-  files_.insert_or_assign(std::move(path), record);
-}
-
-void BuildDatabase::erase_file(std::string_view path) {
-  auto it = files_.find(path);
-  if (it != files_.end()) files_.erase(it);
-}
+const FileRecord* BuildDatabase::file(u64 key) const { return files_.find(key); }
 
 }  // namespace keel::pipeline

@@ -8,19 +8,22 @@
 //   the data file is up to date when the list of (intermediate, content hash) it was packed from
 //   is the current one and the data file still has the content it was written with.
 //
-// The file is written atomically. A database that cannot be read (missing, truncated, corrupted,
-// another version) is an empty one: everything is rebuilt, nothing crashes.
+// The file is written atomically, entries sorted (the same database gives the same bytes). A
+// database that cannot be read (missing, truncated, corrupted, another version) is an empty one:
+// everything is rebuilt, nothing crashes.
 #pragma once
 
 #include "keel/core/error.h"
 #include "keel/core/types.h"
+#include "keel/pipeline/file_cache.h"
 #include "keel/pipeline/file_state.h"
 
 #include <filesystem>
-#include <map>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace keel::pipeline {
@@ -36,7 +39,7 @@ struct IntermediateRecord {
   std::string asset_name;
   std::string asset_type;
   std::string platform;
-  u64 handler_key = 0;   // handler_key() of the handler that made it
+  u64 handler_key = 0;   // HandlerEntry::key of the handler that made it
   u64 command_hash = 0;  // text::hash_tree of the command
   u64 output_hash = 0;   // content hash of the intermediate file
   std::vector<SourceDependency> sources;
@@ -56,6 +59,15 @@ struct PackRecord {
   friend bool operator==(const PackRecord&, const PackRecord&) = default;
 };
 
+// Hash of strings that also takes string_views (heterogeneous lookup).
+// Hash of strings that also takes string_views (heterogeneous lookup).
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+template <typename T>
+using StringMap = std::unordered_map<std::string, T, StringHash, std::equal_to<>>;
+
 class BuildDatabase {
  public:
   static constexpr u32 kVersion = 1;
@@ -70,12 +82,19 @@ class BuildDatabase {
   const IntermediateRecord* find(std::string_view output) const;
   void put(IntermediateRecord record);
   void erase(std::string_view output);
-  const std::map<std::string, IntermediateRecord, std::less<>>& records() const { return records_; }
+  const StringMap<IntermediateRecord>& records() const { return records_; }
 
-  const FileRecord* file(std::string_view path) const;
-  void put_file(std::string path, const FileRecord& record);
-  void erase_file(std::string_view path);
-  const std::map<std::string, FileRecord, std::less<>>& files() const { return files_; }
+  // The file-content cache is keyed by a 64-bit hash of the path: a cached entry is only trusted
+  // when size, modification time and inode match too, so two paths never share an entry.
+  static u64 file_key(std::string_view path);
+  const FileRecord* file(std::string_view path) const { return file(file_key(path)); }
+  const FileRecord* file(u64 key) const;
+  void put_file(u64 key, const FileRecord& record) { files_.put(key, record); }
+  void put_file(std::string_view path, const FileRecord& record) {
+    put_file(file_key(path), record);
+  }
+  const FileCache& files() const { return files_; }
+  void reserve(usize records, usize files);
 
   const PackRecord& pack() const { return pack_; }
   void set_pack(PackRecord pack) { pack_ = std::move(pack); }
@@ -83,8 +102,8 @@ class BuildDatabase {
   friend bool operator==(const BuildDatabase&, const BuildDatabase&) = default;
 
  private:
-  std::map<std::string, IntermediateRecord, std::less<>> records_;
-  std::map<std::string, FileRecord, std::less<>> files_;
+  StringMap<IntermediateRecord> records_;
+  FileCache files_;
   PackRecord pack_;
 };
 

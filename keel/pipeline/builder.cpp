@@ -11,6 +11,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <unordered_set>
 
 namespace keel::pipeline {
 
@@ -69,19 +70,6 @@ class Notifier {
   std::mutex mutex_;
 };
 
-// The data file's content hash, from the old database when its stat data can be trusted.
-std::optional<FileRecord> data_file_state(const BuildDatabase& db, const fs::path& path) {
-  const std::string p = path.string();
-  const std::optional<FileStamp> stamp = stat_file(p);
-  if (!stamp) return std::nullopt;
-  if (const FileRecord* cached = db.file(p); cached != nullptr && can_trust(*cached, *stamp)) {
-    return *cached;
-  }
-  Result<FileRecord> hashed = hash_file(p);
-  if (!hashed) return std::nullopt;
-  return *hashed;
-}
-
 }  // namespace
 
 DataFileReport Builder::build(std::string_view platform, std::string_view command_file) {
@@ -119,9 +107,29 @@ DataFileReport Builder::build(std::string_view platform, std::string_view comman
   report.assets = total;
   notify([&](BuildObserver& o) { o.data_file_started(platform, report.data_file, total); });
 
-  JobShared shared{
-      project_, old_db, options_, std::string(platform), report.data_file, dir, outputs_created_,
-      {},       {},     {}};
+  JobShared shared{project_,
+                   old_db,
+                   options_,
+                   std::string(platform),
+                   report.data_file,
+                   dir.string(),
+                   project_.root.string() + "/",
+                   outputs_created_,
+                   {},
+                   &files.assets,
+                   std::vector<std::string>(total),
+                   std::vector<std::string>(total),
+                   {},
+                   {},
+                   {}};
+  shared.names.reserve(total);
+  shared.outputs.reserve(total);
+  for (const AssetCommand& asset : files.assets) {
+    if (!shared.search_dirs.contains(asset.handler)) {
+      shared.search_dirs.emplace(asset.handler,
+                                 project_.include_paths.search_dirs(platform, asset.handler->type));
+    }
+  }
   std::vector<JobResult> results(total);
   std::atomic<usize> next{0};
   std::atomic<usize> finished{0};
@@ -129,14 +137,16 @@ DataFileReport Builder::build(std::string_view platform, std::string_view comman
     for (usize i = next.fetch_add(1); i < total; i = next.fetch_add(1)) {
       const AssetCommand& asset = files.assets[i];
       const text::Token& cmd = *asset.command;
-      const std::string location = fmt::format("{}:{}", files.files[asset.file].name, cmd.line);
+      const std::string location =
+          observer_ != nullptr ? fmt::format("{}:{}", files.files[asset.file].name, cmd.line)
+                               : std::string();
       const std::string_view first = cmd.params != nullptr ? cmd.params->text : std::string_view();
       const auto job_start = std::chrono::steady_clock::now();
       notify([&](BuildObserver& o) {
         o.asset_started({platform, report.data_file, asset.handler->type, first, location, i + 1,
                          total, AssetOutcome::kBuilt, 0});
       });
-      AssetJob job(shared, asset, documents);
+      AssetJob job(shared, i, asset, documents);
       results[i] = job.run();
       const JobResult& r = results[i];
       const usize done = finished.fetch_add(1) + 1;
@@ -159,12 +169,10 @@ DataFileReport Builder::build(std::string_view platform, std::string_view comman
     for (usize t = 0; t < threads; ++t) pool.emplace_back(worker);
   }
 
-  // Collect: the new database keeps the records of what exists now.
-  BuildDatabase db;
-  PackRecord pack;
-  std::set<std::string> produced;
-  for (usize i = 0; i < total; ++i) {
-    JobResult& r = results[i];
+  // Collect.
+  usize kept = 0;
+  bool rehashed = false;
+  for (const JobResult& r : results) {
     report.errors += r.errors;
     switch (r.outcome) {
       case AssetOutcome::kBuilt: ++report.built; break;
@@ -172,23 +180,74 @@ DataFileReport Builder::build(std::string_view platform, std::string_view comman
       case AssetOutcome::kNoOutput: ++report.no_output; break;
       case AssetOutcome::kFailed: ++report.failed; break;
     }
-    for (auto& [path, record] : r.files) db.put_file(std::move(path), record);
-    if (r.record) {
-      pack.inputs.push_back({r.record->output, r.record->output_hash});
-      produced.insert(r.record->output);
-      db.put(std::move(*r.record));
-    }
+    kept += r.kept != nullptr ? 1 : 0;
+    rehashed = rehashed || r.rehashed;
   }
   const bool errors = report.errors != 0 || report.failed != 0 || !files.ok;
   report.ok = !errors;
 
+  // The common no-op case: every intermediate up to date from trusted file states, none gone,
+  // the same pack inputs in the same order, the data file unchanged. Then the database is the
+  // old one and nothing is copied or written.
+  const PackRecord& old_pack = old_db.pack();
+  const auto same_pack_inputs = [&] {
+    usize k = 0;
+    for (const JobResult& r : results) {
+      const IntermediateRecord* rec = r.kept != nullptr ? r.kept : r.built ? &*r.built : nullptr;
+      if (rec == nullptr) continue;
+      if (k >= old_pack.inputs.size() || old_pack.inputs[k].output != rec->output ||
+          old_pack.inputs[k].hash != rec->output_hash) {
+        return false;
+      }
+      ++k;
+    }
+    return k == old_pack.inputs.size();
+  };
+  std::optional<FileRecord> data_state;
+  bool data_trusted = false;
+  if (!errors && !options_.force_repack && !options_.force_rebuild && old_pack.valid &&
+      same_pack_inputs()) {
+    const std::string p = data_path.string();
+    if (const std::optional<FileStamp> stamp = stat_file(p)) {
+      const FileRecord* cached = old_db.file(p);
+      if (cached != nullptr && can_trust(*cached, *stamp)) {
+        data_state = *cached;
+        data_trusted = true;
+      } else if (Result<FileRecord> hashed = hash_file(p)) {
+        data_state = *hashed;
+      }
+    }
+  }
+  const bool repack = !errors && (!data_state || data_state->hash != old_pack.data_hash);
+  if (!errors && !repack && data_trusted && !rehashed && report.built == 0 &&
+      kept == old_db.records().size()) {
+    report.seconds = seconds_since(start);
+    notify([&](BuildObserver& o) { o.data_file_finished(report); });
+    return report;
+  }
+
+  // Otherwise a new database: the records of what exists now and the files they were made from.
+  BuildDatabase db;
+  db.reserve(total, old_db.files().size());
+  PackRecord pack;
+  pack.inputs.reserve(total);
+  std::unordered_set<std::string_view> produced;
+  produced.reserve(total);
+  for (JobResult& r : results) {
+    for (const auto& [key, record] : r.files) db.put_file(key, record);
+    const IntermediateRecord* rec = r.kept != nullptr ? r.kept : r.built ? &*r.built : nullptr;
+    if (rec == nullptr) continue;
+    pack.inputs.push_back({rec->output, rec->output_hash});
+    produced.insert(rec->output);
+  }
   if (errors) {
     // Keep what the old database knew about assets that were not built this time, so that
     // fixing the error does not rebuild them; the data file stays as it was.
     for (const auto& [output, record] : old_db.records()) {
       if (!produced.contains(output)) db.put(record);
     }
-    db.set_pack(old_db.pack());
+    if (const FileRecord* f = old_db.file(data_path.string())) db.put_file(data_path.string(), *f);
+    db.set_pack(old_pack);
   } else {
     // Intermediates of assets that are gone.
     for (const auto& [output, record] : old_db.records()) {
@@ -196,13 +255,9 @@ DataFileReport Builder::build(std::string_view platform, std::string_view comman
       std::error_code ec;
       if (fs::remove(dir / output, ec)) ++report.removed;
     }
-    const std::optional<FileRecord> current = data_file_state(old_db, data_path);
-    const bool repack = options_.force_repack || options_.force_rebuild || !old_db.pack().valid ||
-                        old_db.pack().inputs != pack.inputs || !current ||
-                        current->hash != old_db.pack().data_hash;
     if (!repack) {
-      db.put_file(data_path.string(), *current);
-      db.set_pack(old_db.pack());
+      db.put_file(data_path.string(), *data_state);
+      db.set_pack(old_pack);
     } else {
       notify([&](BuildObserver& o) { o.repacking(report.path, pack.inputs.size()); });
       std::vector<fs::path> inputs;
@@ -228,6 +283,14 @@ DataFileReport Builder::build(std::string_view platform, std::string_view comman
         pack.data_hash = written->hash;
         db.set_pack(std::move(pack));
       }
+    }
+  }
+  // Records last: `produced` and `pack` point into the results until here.
+  for (JobResult& r : results) {
+    if (r.kept != nullptr) {
+      db.put(*r.kept);
+    } else if (r.built) {
+      db.put(std::move(*r.built));
     }
   }
 

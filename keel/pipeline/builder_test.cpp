@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <set>
 
 namespace keel::pipeline {
@@ -408,6 +409,50 @@ TEST_F(Pipeline, BuildAllSummarises) {
   EXPECT_TRUE(s.nothing_done());
   EXPECT_THAT(s.to_string(),
               ::testing::StartsWith("everything is up to date (8 assets, 4 data files) in "));
+}
+
+}  // namespace
+}  // namespace keel::pipeline
+
+namespace keel::pipeline {
+namespace {
+
+void backdate_all(const fs::path& dir) {
+  const auto old = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file()) fs::last_write_time(e.path(), old);
+  }
+}
+
+TEST_F(Pipeline, TrustedStatDataMeansNothingIsReadOrWritten) {
+  ASSERT_TRUE(build().ok) << messages_;
+  // Files older than the racy window: the next build hashes them once more (their stat data
+  // changed) and records states it can trust from then on.
+  backdate_all(files_.dir());
+  EXPECT_EQ(build().built, 0u);
+  const auto db_time = mtime("obj/PC/main/build.kdb");
+  const std::string db_bytes = files_.read("obj/PC/main/build.kdb");
+  // Now a no-op build trusts every stat: the database is neither rewritten nor changed.
+  DataFileReport r = build();
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_EQ(r.up_to_date, 3u);
+  EXPECT_FALSE(r.repacked);
+  EXPECT_EQ(mtime("obj/PC/main/build.kdb"), db_time);
+  EXPECT_EQ(files_.read("obj/PC/main/build.kdb"), db_bytes);
+  // A change is still seen (new stat data), and so is a removed asset.
+  files_.write("src/sky.bin", "SKY-v2");
+  r = build();
+  EXPECT_EQ(r.built, 1u);
+  EXPECT_TRUE(r.repacked);
+  backdate_all(files_.dir());
+  build();
+  files_.write("main.kcmd", "Blob(\"face\", \"face.tga\");\nAddFile(\"sub.kcmd\");\n");
+  backdate_all(files_.dir());
+  r = build();
+  EXPECT_EQ(r.built, 0u);
+  EXPECT_EQ(r.removed, 1u);
+  EXPECT_TRUE(r.repacked);
+  EXPECT_EQ(item_names(files_.path("image/PC/main.kpk")), (std::set<std::string>{"face", "sky"}));
 }
 
 }  // namespace

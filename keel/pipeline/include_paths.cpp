@@ -24,18 +24,11 @@ const std::vector<std::string>& IncludePaths::group(std::string_view platform,
   return it == groups_.end() ? kNone : it->second;
 }
 
-std::optional<IncludePaths::Hit> IncludePaths::find(std::string_view name,
-                                                    std::string_view platform,
-                                                    std::string_view type) const {
-  if (name.empty()) return std::nullopt;
-  if (name.front() == '/') {
-    std::string path(name);
-    if (auto stamp = stat_file(path)) return Hit{std::move(path), *stamp};
-    return std::nullopt;
-  }
+std::vector<std::string> IncludePaths::search_dirs(std::string_view platform,
+                                                   std::string_view type) const {
   const std::string_view order[4][2] = {
       {platform, type}, {platform, kCommon}, {kCommon, type}, {kCommon, kCommon}};
-  std::string path;
+  std::vector<std::string> dirs;
   for (int g = 0; g < 4; ++g) {
     // Skip a group that repeats an earlier one (target platform or type is "common" itself).
     bool repeat = false;
@@ -44,14 +37,33 @@ std::optional<IncludePaths::Hit> IncludePaths::find(std::string_view name,
                (equal_names(order[e][0], order[g][0]) && equal_names(order[e][1], order[g][1]));
     }
     if (repeat) continue;
-    for (const std::string& dir : group(order[g][0], order[g][1])) {
-      path.assign(dir);
-      path += '/';
-      path += name;
-      if (auto stamp = stat_file(path)) return Hit{std::move(path), *stamp};
-    }
+    for (const std::string& dir : group(order[g][0], order[g][1])) dirs.push_back(dir);
+  }
+  return dirs;
+}
+
+std::optional<IncludePaths::Hit> IncludePaths::find_in(const std::vector<std::string>& dirs,
+                                                       std::string_view name) {
+  if (name.empty()) return std::nullopt;
+  std::string path;
+  if (name.front() == '/') {
+    path = name;
+    if (auto stamp = stat_file(path)) return Hit{std::move(path), *stamp};
+    return std::nullopt;
+  }
+  for (const std::string& dir : dirs) {
+    path.assign(dir);
+    path += '/';
+    path += name;
+    if (auto stamp = stat_file(path)) return Hit{std::move(path), *stamp};
   }
   return std::nullopt;
+}
+
+std::optional<IncludePaths::Hit> IncludePaths::find(std::string_view name,
+                                                    std::string_view platform,
+                                                    std::string_view type) const {
+  return find_in(search_dirs(platform, type), name);
 }
 
 }  // namespace keel::pipeline

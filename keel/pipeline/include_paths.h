@@ -31,6 +31,12 @@ class IncludePaths {
   std::optional<Hit> find(std::string_view name, std::string_view platform,
                           std::string_view type) const;
 
+  // Every directory of the four groups, in search order (a group repeated because the platform
+  // or type is "common" is searched once).
+  std::vector<std::string> search_dirs(std::string_view platform, std::string_view type) const;
+  // The first existing regular file `name` in `dirs` (see find()).
+  static std::optional<Hit> find_in(const std::vector<std::string>& dirs, std::string_view name);
+
   // The directories of one group, in search order (empty when the group has none).
   const std::vector<std::string>& group(std::string_view platform, std::string_view type) const;
   bool empty() const { return groups_.empty(); }

@@ -25,7 +25,7 @@ struct HandlerRegistry::Library {
   void* handle;
 };
 
-u64 HandlerEntry::key() const {
+u64 HandlerEntry::compute_key() const {
   const std::string text =
       fmt::format("{}\n{}\n{}\n{:016x}", to_lower(type), to_lower(platform), version, origin_hash);
   return hash64(text);
@@ -54,9 +54,10 @@ void HandlerRegistry::add(const HandlerSpec& spec) {
       return;
     }
   }
-  entries_.push_back(HandlerEntry{std::string(spec.platform), std::string(spec.type), spec.fn,
-                                  spec.version, std::string(spec.description), origin_,
-                                  origin_hash_});
+  HandlerEntry& e = entries_.emplace_back(
+      HandlerEntry{std::string(spec.platform), std::string(spec.type), spec.fn, spec.version,
+                   std::string(spec.description), origin_, origin_hash_, 0});
+  e.key = e.compute_key();
 }
 
 Status HandlerRegistry::load_plugin(const fs::path& path) {

@@ -26,9 +26,11 @@ struct HandlerEntry {
   std::string origin;   // "built-in" or the plug-in's path
   u64 origin_hash = 0;  // content hash of the plug-in file (0 for built-ins)
 
-  // What an intermediate's record stores to know which handler made it: type, registered
-  // platform, version and plug-in content. A changed plug-in rebuilds exactly its outputs.
-  u64 key() const;
+  // What an intermediate's record stores to know which handler made it: a hash of type,
+  // registered platform, version and plug-in content (computed at registration). A changed
+  // plug-in rebuilds exactly its outputs.
+  u64 key = 0;
+  u64 compute_key() const;
 };
 
 class HandlerRegistry final : public Registrar {
