@@ -95,8 +95,10 @@ class Machine {
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
 
-  // Makes a library's scripts startable and reachable by CHANGESCRIPT/CALLSCRIPT. Borrowed: it
-  // must outlive the Machine. Error: a script name another loaded library already has.
+  // Makes a library's scripts startable and reachable by CHANGESCRIPT/CALLSCRIPT, validating
+  // each against the command set (validated scripts run without per-command checks). Borrowed:
+  // it must outlive the Machine and not change while loaded. Error: a script name another loaded
+  // library already has.
   Status add_library(const Library& library);
   const Script* find_script(Hash name) const;
   // The text of a hashed name or string from any loaded library.
