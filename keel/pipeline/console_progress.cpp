@@ -56,8 +56,10 @@ void ConsoleProgress::asset_finished(const AssetEvent& e) {
   const std::string line =
       fmt::format("[{:>{}}/{}] {}/{}: {} {} ({})", e.index, digits, e.total, e.platform,
                   e.data_file, e.type, e.name, to_string(e.outcome));
-  const bool shown = e.outcome == AssetOutcome::kBuilt || e.outcome == AssetOutcome::kFailed ||
-                     e.outcome == AssetOutcome::kNoOutput || options_.verbose;
+  // On a terminal the status line shows the work (like ninja) and only failures stay; in a log
+  // every asset that was built (or left out) gets its line.
+  const bool shown = e.outcome == AssetOutcome::kFailed || options_.verbose ||
+                     (!options_.terminal && e.outcome != AssetOutcome::kUpToDate);
   if (shown) {
     print(line);
   } else {

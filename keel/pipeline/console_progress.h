@@ -1,7 +1,7 @@
 // The build tool's display: on a terminal one status line that is rewritten in place
-// ("[ 12/40] PC/main: Blob logo"), with errors and built assets printed above it; otherwise (a
-// pipe, a CI log) one plain line per built or failed asset. Either way a line per data file and
-// the caller prints the summary.
+// ("[12/40] PC/main: Blob logo (built)"), with errors and failed assets printed above it;
+// otherwise (a pipe, a CI log) one plain line per built, failed or output-less asset. Either way
+// a line per data file; the caller prints the summary. `verbose` lists every asset.
 #pragma once
 
 #include "keel/pipeline/observer.h"
