@@ -270,11 +270,6 @@ void BuildDatabase::put(IntermediateRecord record) {
   records_.insert_or_assign(std::move(key), std::move(record));
 }
 
-void BuildDatabase::erase(std::string_view output) {
-  auto it = records_.find(output);
-  if (it != records_.end()) records_.erase(it);
-}
-
 u64 BuildDatabase::file_key(std::string_view path) { return hash64(path); }
 
 const FileRecord* BuildDatabase::file(u64 key) const { return files_.find(key); }

@@ -81,7 +81,6 @@ class BuildDatabase {
 
   const IntermediateRecord* find(std::string_view output) const;
   void put(IntermediateRecord record);
-  void erase(std::string_view output);
   const StringMap<IntermediateRecord>& records() const { return records_; }
 
   // The file-content cache is keyed by a 64-bit hash of the path: a cached entry is only trusted

@@ -49,10 +49,4 @@ std::string file_name_for(std::string_view asset_name) {
   return out;
 }
 
-std::string relative_to(const std::filesystem::path& root, const std::filesystem::path& path) {
-  const std::filesystem::path rel = path.lexically_relative(root);
-  if (rel.empty() || *rel.begin() == "..") return path.generic_string();
-  return rel.generic_string();
-}
-
 }  // namespace keel::pipeline

@@ -1,8 +1,7 @@
 // Small name helpers shared by the pipeline: case-insensitive names (platforms, asset types),
-// file names made from asset names, paths relative to the project.
+// file names made from asset names.
 #pragma once
 
-#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -17,8 +16,5 @@ bool is_identifier(std::string_view name);
 // '_'; when that changed the name (or it is empty, starts with '.', or is over 80 bytes) a hash of
 // the original is appended so that different names never share a file.
 std::string file_name_for(std::string_view asset_name);
-
-// `path` relative to `root` when it lies inside it ('/'-separated), else `path` unchanged.
-std::string relative_to(const std::filesystem::path& root, const std::filesystem::path& path);
 
 }  // namespace keel::pipeline
