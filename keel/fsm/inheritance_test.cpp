@@ -87,7 +87,11 @@ FSM("Loner", "Character")
   ASSERT_EQ(s.state_name(), "Attack");
   EXPECT_EQ(s.event("event_damage"), EventResult::kNotFound);
   EXPECT_EQ(s.run(), EventResult::kNotFound);  // not even state_run
-  EXPECT_EQ(library_.find("Loner")->find_state("Attack")->parent, nullptr);
+  const FsmDef* loner = library_.find("Loner");
+  ASSERT_NE(loner, nullptr);
+  const StateDef* attack = loner->find_state("Attack");
+  ASSERT_NE(attack, nullptr);
+  EXPECT_EQ(attack->parent, nullptr);
   EXPECT_EQ(s.event("anim_done"), EventResult::kChangedState);
 }
 
