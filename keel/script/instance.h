@@ -9,7 +9,9 @@
 #include "keel/script/machine.h"
 #include "keel/script/variables.h"
 
+#include <limits>
 #include <memory>
+#include <string>
 
 namespace keel::script::detail {
 
@@ -47,7 +49,39 @@ struct Instance {
   std::unique_ptr<Error> error;
 };
 
+// Instances live in chunks of kChunkSize (they never move).
+inline constexpr u32 kChunkShift = 10;
+inline constexpr u32 kChunkSize = 1u << kChunkShift;
+inline constexpr f64 kTimeEpsilon = 1e-9;  // PAUSESECONDS(0.5) at 1/60 s resumes after 30 frames
+
+// The scheduler's test: does `in` run in this frame? Ends a wait that is over.
+[[gnu::always_inline]] inline bool due(Instance& in, u64 frame, f64 time) {
+  if (in.state == InstanceState::kWaiting) {
+    if (in.wait == Wait::kFrames ? frame < in.resume_frame : time + kTimeEpsilon < in.resume_time) {
+      return false;
+    }
+    in.state = InstanceState::kRunning;
+    in.wait = Wait::kNone;
+  } else if (in.state != InstanceState::kRunning) {
+    return false;
+  }
+  return !in.halted && in.born != frame;
+}
+
 using HandlerFunction = Outcome (*)(Call&);
+
+// ADD: clamps at the s32 limits instead of wrapping.
+inline s32 saturating_add(s32 a, s32 b) {
+  s32 sum;
+  if (__builtin_add_overflow(a, b, &sum)) [[unlikely]] {
+    return b < 0 ? std::numeric_limits<s32>::min() : std::numeric_limits<s32>::max();
+  }
+  return sum;
+}
+
+// Error messages shared by both interpreter loops (out of line: the loops stay small).
+[[gnu::cold]] std::string command_failed(const CommandDef& def);
+[[gnu::cold]] std::string call_too_deep(u32 max_depth);
 
 struct GameOp {
   const CommandDef* def = nullptr;

@@ -13,13 +13,11 @@ namespace keel::script {
 using detail::Frame;
 using detail::GameOp;
 using detail::Instance;
+using detail::kChunkShift;
+using detail::kChunkSize;
 using detail::Wait;
 
-namespace {
-constexpr u32 kChunkShift = 10;
-constexpr u32 kChunkSize = 1u << kChunkShift;
-constexpr f64 kTimeEpsilon = 1e-9;  // PAUSESECONDS(0.5) at 1/60 s resumes after 30 frames
-}  // namespace
+namespace {}  // namespace
 
 std::string_view to_string(InstanceState state) {
   switch (state) {
@@ -56,6 +54,7 @@ Machine::Machine(const CommandSet& commands, MachineOptions options)
       if (def.params[i].type == ParamType::kFloat) op.float_mask |= bit;
     }
   }
+  game_op_count_ = static_cast<u32>(game_ops_.size());
 }
 
 Machine::~Machine() = default;
@@ -235,29 +234,21 @@ void Machine::update(f64 dt) {
   updating_ = true;
   ++frame_;
   stats_ = {};
-  const bool debug = debug_active();
-  const u32 budget = options_.command_budget;
-  const u32 count = used_;
-  for (u32 base = 0; base < count; base += kChunkSize) {
-    Instance* chunk = chunks_[base >> kChunkShift].get();
-    const u32 n = std::min(kChunkSize, count - base);
-    for (u32 i = 0; i < n; ++i) {
-      Instance& in = chunk[i];
-      if (in.state == InstanceState::kWaiting) {
-        if (in.wait == Wait::kFrames ? frame_ < in.resume_frame
-                                     : time_ + kTimeEpsilon < in.resume_time) {
-          continue;
-        }
-        in.state = InstanceState::kRunning;
-        in.wait = Wait::kNone;
-      } else if (in.state != InstanceState::kRunning) {
-        continue;
+  if (!debug_active()) {
+    run_frame_fast();  // machine_fast.cpp
+  } else {
+    const u32 budget = options_.command_budget;
+    const u32 count = used_;
+    for (u32 base = 0; base < count; base += kChunkSize) {
+      Instance* chunk = chunks_[base >> kChunkShift].get();
+      const u32 n = std::min(kChunkSize, count - base);
+      for (u32 i = 0; i < n; ++i) {
+        Instance& in = chunk[i];
+        if (!detail::due(in, frame_, time_)) continue;
+        const u32 ran = run_instance<Mode::kDebug>(in, budget);
+        stats_.commands += ran;
+        stats_.instances_run += ran > 0 ? 1 : 0;
       }
-      if (in.halted || in.born == frame_) continue;
-      const u32 ran =
-          debug ? run_instance<Mode::kDebug>(in, budget) : run_instance<Mode::kFast>(in, budget);
-      stats_.commands += ran;
-      stats_.instances_run += ran > 0 ? 1 : 0;
     }
   }
   total_commands_ += stats_.commands;
@@ -338,13 +329,14 @@ namespace {
                      b[5], b[6], b[7]);
 }
 
-s32 saturating_add(s32 a, s32 b) {
-  const s64 sum = s64{a} + s64{b};
-  return static_cast<s32>(
-      std::clamp<s64>(sum, std::numeric_limits<s32>::min(), std::numeric_limits<s32>::max()));
-}
-
 }  // namespace
+
+namespace detail {
+std::string command_failed(const CommandDef& def) { return fmt::format("`{}` failed", def.name); }
+std::string call_too_deep(u32 max_depth) {
+  return fmt::format("CALLSCRIPT nested deeper than {} scripts", max_depth);
+}
+}  // namespace detail
 
 u32 Machine::fail_at_pc(Instance& in, u32 pc, u32 executed, ErrorCode code, std::string message) {
   in.pc = pc;
@@ -464,8 +456,7 @@ u32 Machine::run(Instance& in, u32 budget, bool& switched) {
         finish(in);
         return executed;
       } else {
-        return fail_at_pc(in, pc, executed, ErrorCode::kRefused,
-                          fmt::format("`{}` failed", g.def->name));
+        return fail_at_pc(in, pc, executed, ErrorCode::kRefused, detail::command_failed(*g.def));
       }
       continue;
     }
@@ -558,9 +549,8 @@ u32 Machine::run(Instance& in, u32 budget, bool& switched) {
         }
         if (op == kOpCallScript) {
           if (in.depth >= options_.max_call_depth) [[unlikely]] {
-            return fail_at_pc(
-                in, pc, executed, ErrorCode::kOverflow,
-                fmt::format("CALLSCRIPT nested deeper than {} scripts", options_.max_call_depth));
+            return fail_at_pc(in, pc, executed, ErrorCode::kOverflow,
+                              detail::call_too_deep(options_.max_call_depth));
           }
           in.stack[in.depth++] = Frame{in.script, pc + length, in.trusted};
         } else {
@@ -591,7 +581,7 @@ u32 Machine::run(Instance& in, u32 budget, bool& switched) {
                               ? static_cast<s32>(raw)
                               : read_variable(in.variables, globals_, raw);
         s32& target = variable_ref(in.variables, globals_, read_u32(p + 4));
-        target = op <= kOpSetVar ? value : saturating_add(target, value);
+        target = op <= kOpSetVar ? value : detail::saturating_add(target, value);
         pc += length;
         break;
       }
@@ -609,6 +599,10 @@ u32 Machine::run_instance(Instance& in, u32 budget) {
                       : run<kMode, true>(in, budget - ran, switched);
     if (!switched) return ran;
   }
+}
+
+u32 Machine::run_instance_fast(Instance& in, u32 budget) {
+  return run_instance<Mode::kFast>(in, budget);
 }
 
 // --- debugging ---------------------------------------------------------------------------------

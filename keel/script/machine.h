@@ -191,6 +191,10 @@ class Machine {
   [[gnu::always_inline]] inline u32 run_instance(detail::Instance& in, u32 budget);
   template <Mode kMode, bool kChecked>
   [[gnu::always_inline]] inline u32 run(detail::Instance& in, u32 budget, bool& switched);
+  // One frame with debugging off (machine_fast.cpp): the scheduler and, for validated scripts,
+  // the threaded interpreter in one loop. Other instances go through run_instance_fast.
+  void run_frame_fast();
+  u32 run_instance_fast(detail::Instance& in, u32 budget);
   void finish(detail::Instance& in);
   void fail_instance(detail::Instance& in, ErrorCode code, std::string message);
   void fail_missing_script(detail::Instance& in, Opcode op, Hash target);
@@ -205,6 +209,7 @@ class Machine {
   CommandSet commands_;  // a copy: the dispatch table points into it
   MachineOptions options_;
   std::vector<detail::GameOp> game_ops_;  // indexed by opcode - kFirstGameOpcode
+  u32 game_op_count_ = 0;
   std::vector<const Library*> libraries_;
   std::vector<ScriptRef> scripts_;  // sorted by hash
   std::vector<std::unique_ptr<detail::Instance[]>> chunks_;
