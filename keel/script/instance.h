@@ -4,6 +4,8 @@
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
+#include "keel/script/bytecode.h"
+#include "keel/script/call.h"
 #include "keel/script/commands.h"
 #include "keel/script/library.h"
 #include "keel/script/machine.h"
@@ -11,6 +13,7 @@
 
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace keel::script::detail {
@@ -97,3 +100,53 @@ struct GameOp {
 };
 
 }  // namespace keel::script::detail
+
+namespace keel::script {
+
+inline std::optional<Outcome> Machine::call_game(detail::Instance& in, const detail::GameOp& op,
+                                                 const std::byte* p, u32 pc) {
+  in.pc = pc;
+  const u32 generation = in.generation;
+  const u32 variables = op.variable_mask | (op.kinds ? read_u32(p + 4) & op.value_mask : 0);
+  Call call(*this, in, in.user, in.variables, globals_, *op.def, p + op.params_at, variables,
+            op.float_mask);
+  const Outcome outcome = op.function != nullptr ? op.function(call) : op.def->handler(call);
+  if (in.generation != generation || in.state != InstanceState::kRunning || in.halted) {
+    return std::nullopt;
+  }
+  return outcome;
+}
+
+inline bool Machine::enter_script(detail::Instance& in, Opcode op, Hash target, u32 pc, u32 length,
+                                  u32 executed) {
+  const Script* s = in.script;
+  bool trusted = in.trusted;
+  if (target != s->name_hash) {
+    const ScriptRef* ref = find_ref(target);
+    if (ref == nullptr) [[unlikely]] {
+      in.pc = pc;
+      fail_missing_script(in, op, target);
+      return false;
+    }
+    s = ref->script;
+    trusted = ref->trusted;
+  }
+  if (op == kOpCallScript) {
+    if (in.depth >= options_.max_call_depth) [[unlikely]] {
+      fail_at_pc(in, pc, executed, ErrorCode::kOverflow,
+                 detail::call_too_deep(options_.max_call_depth));
+      return false;
+    }
+    in.stack[in.depth++] = detail::Frame{in.script, pc + length, in.trusted};
+  } else {
+    in.depth = 0;
+  }
+  in.script = s;
+  in.trusted = trusted;
+  in.code = s->code.data();
+  in.size = static_cast<u32>(s->code.size());
+  in.pc = 0;
+  return true;
+}
+
+}  // namespace keel::script

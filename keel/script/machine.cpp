@@ -431,16 +431,10 @@ u32 Machine::run(Instance& in, u32 budget, bool& switched) {
         return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
                           too_short(g.def->name, length, g.fixed));
       }
-      in.pc = pc;
-      const u32 generation = in.generation;
-      const u32 variables = g.variable_mask | (g.kinds ? read_u32(p + 4) & g.value_mask : 0);
-      Call call(*this, in, in.user, in.variables, globals_, *g.def, p + g.params_at, variables,
-                g.float_mask);
-      const Outcome outcome = g.function != nullptr ? g.function(call) : g.def->handler(call);
-      if (in.generation != generation || in.state != InstanceState::kRunning || in.halted)
-          [[unlikely]] {
-        return executed;  // the handler released, failed or halted this instance
-      }
+      const std::optional<Outcome> result = call_game(in, g, p, pc);
+      if (!result) [[unlikely]]
+        return executed;
+      const Outcome outcome = *result;
       if (outcome == Outcome::kNext) [[likely]] {
         pc += g.conditional ? g.fixed : length;  // into the conditional, if any
       } else if (outcome == Outcome::kFalse) {
@@ -534,35 +528,11 @@ u32 Machine::run(Instance& in, u32 budget, bool& switched) {
           return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt,
                             too_short(builtin_mnemonic(op), length, 8));
         }
-        const Hash target = read_u32(p + 4);
-        const Script* s = in.script;
-        bool trusted = in.trusted;
-        if (target != s->name_hash) {
-          const ScriptRef* ref = find_ref(target);
-          if (ref == nullptr) [[unlikely]] {
-            in.pc = pc;
-            fail_missing_script(in, op, target);
-            return executed;
-          }
-          s = ref->script;
-          trusted = ref->trusted;
-        }
-        if (op == kOpCallScript) {
-          if (in.depth >= options_.max_call_depth) [[unlikely]] {
-            return fail_at_pc(in, pc, executed, ErrorCode::kOverflow,
-                              detail::call_too_deep(options_.max_call_depth));
-          }
-          in.stack[in.depth++] = Frame{in.script, pc + length, in.trusted};
-        } else {
-          in.depth = 0;
-        }
-        in.script = s;
-        in.trusted = trusted;
-        code = in.code = s->code.data();
-        size = in.size = static_cast<u32>(s->code.size());
+        if (!enter_script(in, op, read_u32(p + 4), pc, length, executed)) return executed;
+        code = in.code;
+        size = in.size;
         pc = 0;
-        if (trusted == kChecked) [[unlikely]] {
-          in.pc = pc;
+        if (in.trusted == kChecked) [[unlikely]] {
           switched = true;
           return executed;
         }

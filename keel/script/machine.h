@@ -195,6 +195,16 @@ class Machine {
   // the threaded interpreter in one loop. Other instances go through run_instance_fast.
   void run_frame_fast();
   u32 run_instance_fast(detail::Instance& in, u32 budget);
+  // CHANGESCRIPT/CALLSCRIPT `target` at `pc`: enters the script (the instance's script, code,
+  // size and call stack change; its pc becomes 0) and returns true, or fails the instance (no
+  // such script, calls nested too deep) and returns false. Defined in instance.h.
+  [[gnu::always_inline]] inline bool enter_script(detail::Instance& in, Opcode op, Hash target,
+                                                  u32 pc, u32 length, u32 executed);
+  // Runs game command `op` at `pc` (its bytes at `p`): its outcome, or nothing when the handler
+  // released, failed or halted the instance. Defined in instance.h.
+  [[gnu::always_inline]] inline std::optional<Outcome> call_game(detail::Instance& in,
+                                                                 const detail::GameOp& op,
+                                                                 const std::byte* p, u32 pc);
   void finish(detail::Instance& in);
   void fail_instance(detail::Instance& in, ErrorCode code, std::string message);
   void fail_missing_script(detail::Instance& in, Opcode op, Hash target);

@@ -50,8 +50,6 @@ void Machine::run_frame_fast() {
       u32 header = 0;
       s32 frames = 0;
       f64 seconds = 0.0;
-      const Script* enter = nullptr;
-      bool enter_trusted = true;
       if (!in.trusted) [[unlikely]] {  // bytes added unvalidated: the checked loop
         left -= run_instance_fast(in, budget);
         goto done;
@@ -162,51 +160,20 @@ void Machine::run_frame_fast() {
         pc = 0;
         KEEL_SCRIPT_NEXT();
       }
-      const ScriptRef* ref = find_ref(target);
-      if (ref == nullptr) [[unlikely]] {
-        in.pc = pc;
-        fail_missing_script(in, kOpChangeScript, target);
-        goto done;
-      }
-      in.depth = 0;
-      enter = ref->script;
-      enter_trusted = ref->trusted;
-      goto enter_script;
+      if (!enter_script(in, kOpChangeScript, target, pc, header >> 16, budget - left)) goto done;
+      goto entered;
     }
 
-    op_call : {
-      const Hash target = read_u32(p + 4);
-      enter = in.script;
-      enter_trusted = true;  // this loop runs trusted scripts only
-      if (target != enter->name_hash) {
-        const ScriptRef* ref = find_ref(target);
-        if (ref == nullptr) [[unlikely]] {
-          in.pc = pc;
-          fail_missing_script(in, kOpCallScript, target);
-          goto done;
-        }
-        enter = ref->script;
-        enter_trusted = ref->trusted;
-      }
-      if (in.depth >= options_.max_call_depth) [[unlikely]] {
-        fail_at_pc(in, pc, budget - left, ErrorCode::kOverflow,
-                   detail::call_too_deep(options_.max_call_depth));
+    op_call:
+      if (!enter_script(in, kOpCallScript, read_u32(p + 4), pc, header >> 16, budget - left)) {
         goto done;
       }
-      in.stack[in.depth++] = Frame{in.script, pc + (header >> 16), true};
-      goto enter_script;
-    }
-
-    enter_script:
-      in.script = enter;
-      in.trusted = enter_trusted;
-      code = in.code = enter->code.data();
-      size = in.size = static_cast<u32>(enter->code.size());
+    entered:
+      code = in.code;
+      size = in.size;
       pc = 0;
-      if (!enter_trusted) [[unlikely]] {
-        in.pc = pc;
+      if (!in.trusted) [[unlikely]]
         goto switched;
-      }
       KEEL_SCRIPT_NEXT();
 
     op_set_int:
@@ -243,17 +210,10 @@ void Machine::run_frame_fast() {
         KEEL_SCRIPT_NEXT();
       }
       const GameOp& g = ops[index];
-      in.pc = pc;
-      const u32 generation = in.generation;
-      const u32 variables = g.variable_mask | (g.kinds ? read_u32(p + 4) & g.value_mask : 0);
-      Call call(*this, in, in.user, in.variables, globals_, *g.def, p + g.params_at, variables,
-                g.float_mask);
-      const Outcome outcome = g.function != nullptr ? g.function(call) : g.def->handler(call);
-      if (in.generation != generation || in.state != InstanceState::kRunning || in.halted)
-          [[unlikely]] {
-        goto done;  // the handler released, failed or halted this instance
-      }
-      switch (outcome) {
+      const std::optional<Outcome> outcome = call_game(in, g, p, pc);
+      if (!outcome) [[unlikely]]
+        goto done;
+      switch (*outcome) {
         case Outcome::kNext:
           pc += g.conditional ? g.fixed : (header >> 16);  // into the conditional, if any
           KEEL_SCRIPT_NEXT();
