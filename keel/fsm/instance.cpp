@@ -37,52 +37,57 @@ void FsmInstance::reset() {
   enter(*fsm_->initial);
 }
 
-[[gnu::always_inline]] inline void FsmInstance::run_handler(const u32* stream) {
-  if (env_->depth_ >= env_->max_depth_) {
-    report(
-        fmt::format("handlers nested deeper than {} (a loop of Event, SendEvent or "
-                    "state_enter transitions?); this one is skipped",
-                    env_->max_depth_));
-    return;
-  }
-  ++env_->depth_;
-  exec(stream);
-  --env_->depth_;
-}
-
-[[gnu::always_inline]] inline void FsmInstance::enter(const StateDef& to) {
+// Makes `to` the current state; its state_enter is the caller's to run.
+[[gnu::always_inline]] inline void FsmInstance::switch_state(const StateDef& to) {
   const StateDef* from = state_;
   state_ = &to;
   flags_ = 0;
   behavior_ = to.behaviors;
   ++transitions_;
   if (env_->observer_ != nullptr) env_->observer_->on_transition(*this, from, to);
-  if (to.on_enter != nullptr) run_handler(to.on_enter);
 }
 
-[[gnu::always_inline]] inline void FsmInstance::transition(Hash target, bool run_exit) {
-  if (exiting_ > 0) return;  // the state is already being left
+void FsmInstance::enter(const StateDef& to) {
+  switch_state(to);
+  if (to.on_enter != nullptr) exec<false>(to.on_enter);
+}
+
+// The first half of a Transition: the target, after the current state's state_exit ran; null
+// when the transition is ignored (inside a state_exit).
+[[gnu::always_inline]] inline const StateDef* FsmInstance::leave(Hash target, bool run_exit) {
+  if (exiting_ > 0) return nullptr;  // the state is already being left
   const StateDef* to = fsm_->find_state(target);
   KEEL_ASSERT(to != nullptr, "unresolved transition target (FsmLibrary::link checks these)");
   if (run_exit && state_->on_exit != nullptr) {
     ++exiting_;
-    run_handler(state_->on_exit);
+    exec<false>(state_->on_exit);
     --exiting_;
   }
-  enter(*to);
+  return to;
 }
 
-EventResult FsmInstance::deliver(Hash event, const u32* handler) {
+[[gnu::always_inline]] inline bool FsmInstance::descend() {
+  if (env_->depth_ >= env_->max_depth_) [[unlikely]] {
+    report_too_deep();
+    return false;
+  }
+  ++env_->depth_;
+  return true;
+}
+
+void FsmInstance::report_too_deep() {
+  report(
+      fmt::format("handlers nested deeper than {} (a loop of Event, SendEvent or "
+                  "state_enter transitions?); this one is skipped",
+                  env_->max_depth_));
+}
+
+EventResult FsmInstance::deliver_observed(Hash event, const u32* handler) {
   KEEL_ASSERT(state_ != nullptr, "event() or run() before init()");
-  if (env_->observer_ != nullptr) env_->observer_->on_event(*this, event, handler != nullptr);
+  env_->observer_->on_event(*this, event, handler != nullptr);
   if (handler == nullptr) return EventResult::kNotFound;
   const u32 before = transitions_;
-  if (header_opcode(handler[0]) == static_cast<u8>(Opcode::kTransition)) {
-    // The most common handler, On("x") Transition("y"): no need to start the interpreter.
-    transition(handler[1], (header_a(handler[0]) & kTransitionRunExit) != 0);
-  } else {
-    run_handler(handler);
-  }
+  exec<true>(handler);
   return transitions_ != before ? EventResult::kChangedState : EventResult::kSucceeded;
 }
 
@@ -149,33 +154,59 @@ bool FsmInstance::custom(const u32* command) {
 // a single `switch` in bench/fsm_bench.cpp.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
+template <bool kEvent>
 void FsmInstance::exec(const u32* p) {
-  static void* const kTable[16] = {&&op_end,     &&op_transition, &&op_execute, &&op_animation,
-                                   &&op_setflag, &&op_ifflags,    &&op_other,   &&op_event,
-                                   &&op_other,   &&op_other,      &&op_other,   &&op_other,
-                                   &&op_other,   &&op_other,      &&op_other,   &&op_other};
-  const u32 start = transitions_;
+  // Indexed by the whole opcode byte: no range check (the loader rejects unknown built-ins,
+  // custom opcodes are >= 32).
+#define KEEL_FSM_OTHER4 &&op_other, &&op_other, &&op_other, &&op_other
+#define KEEL_FSM_OTHER16 KEEL_FSM_OTHER4, KEEL_FSM_OTHER4, KEEL_FSM_OTHER4, KEEL_FSM_OTHER4
+  static void* const kTable[256] = {
+      &&op_end,         &&op_transition,  &&op_execute,     &&op_animation,   &&op_setflag,
+      &&op_ifflags,     &&op_other,       &&op_event,       &&op_other,       &&op_other,
+      &&op_other,       &&op_other,       &&op_other,       &&op_other,       &&op_other,
+      &&op_other,       KEEL_FSM_OTHER16, KEEL_FSM_OTHER16, KEEL_FSM_OTHER16, KEEL_FSM_OTHER16,
+      KEEL_FSM_OTHER16, KEEL_FSM_OTHER16, KEEL_FSM_OTHER16, KEEL_FSM_OTHER16, KEEL_FSM_OTHER16,
+      KEEL_FSM_OTHER16, KEEL_FSM_OTHER16, KEEL_FSM_OTHER16, KEEL_FSM_OTHER16, KEEL_FSM_OTHER16,
+      KEEL_FSM_OTHER16};
+#undef KEEL_FSM_OTHER16
+#undef KEEL_FSM_OTHER4
+  static_assert(sizeof(kTable) / sizeof(kTable[0]) == 256);
+  u32 start = transitions_;  // of the handler running now (callbacks that transition end it)
+  u32 levels = 0;            // nesting levels this call entered
   u32 h = *p;
+  // An event's handler that starts with Transition transitions at the event's own level.
+  if (!kEvent || header_opcode(h) != static_cast<u8>(Opcode::kTransition)) {
+    if (!descend()) return;
+    levels = 1;
+  }
 #define KEEL_FSM_NEXT() \
   h = *p;               \
-  goto* kTable[header_opcode(h) < 15 ? header_opcode(h) : 15]
+  goto* kTable[header_opcode(h)]
   KEEL_FSM_NEXT();
-op_end:
-  return;
-op_transition:
-  transition(p[1], (header_a(h) & kTransitionRunExit) != 0);
-  return;
+op_transition : {
+  const StateDef* to = leave(p[1], (header_a(h) & kTransitionRunExit) != 0);
+  if (to == nullptr) goto done;
+  switch_state(*to);
+  if (to->on_enter == nullptr) goto done;
+  // The new state's state_enter runs one level deeper. The handler that transitioned ends
+  // here, so state_enter continues in this frame instead of a nested call.
+  if (!descend()) goto done;
+  ++levels;
+  start = transitions_;
+  p = to->on_enter;
+  KEEL_FSM_NEXT();
+}
 op_event:
   event(p[1]);
-  return;
+  goto done;
 op_execute:
   call_inline(p[1]);
-  if (transitions_ != start) return;
+  if (transitions_ != start) goto done;
   p += 2;
   KEEL_FSM_NEXT();
 op_animation:
   animate(p[1], static_cast<u8>(header_a(h)));
-  if (transitions_ != start) return;
+  if (transitions_ != start) goto done;
   p += 2;
   KEEL_FSM_NEXT();
 op_setflag : {
@@ -200,10 +231,15 @@ op_ifflags : {
 }
 op_other:
   p = exec_other(p, start);
-  if (p == nullptr) return;
+  if (p == nullptr) goto done;
   KEEL_FSM_NEXT();
 #undef KEEL_FSM_NEXT
+op_end:
+done:
+  env_->depth_ -= levels;
 }
+template void FsmInstance::exec<true>(const u32*);
+template void FsmInstance::exec<false>(const u32*);
 #pragma GCC diagnostic pop
 
 const u32* FsmInstance::exec_other(const u32* p, u32 start) {

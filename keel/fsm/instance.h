@@ -52,16 +52,16 @@ class FsmInstance {
   void reset();
   EventResult event(Hash event) {
     KEEL_ASSERT(state_ != nullptr, "event() before init()");
-    const u32* handler = state_->handler(event);
-    if (handler == nullptr && env_->observer_ == nullptr) return EventResult::kNotFound;
-    return deliver(event, handler);
+    return deliver(event, state_->handler(event));
   }
   EventResult event(std::string_view name) { return event(string_hash(name)); }
   // The per-frame event of the FSM's type ("state_run").
   EventResult run() {
     KEEL_ASSERT(state_ != nullptr, "run() before init()");
-    if (state_->on_run == nullptr && env_->observer_ == nullptr) return EventResult::kNotFound;
-    return deliver(fsm_->run_event, state_->on_run);
+    const u32* handler = state_->on_run;
+    if (env_->observer_ != nullptr) [[unlikely]]
+      return deliver_observed(fsm_->run_event, handler);
+    return handle(handler);
   }
 
   // The behaviour word: the state's bits plus ChangeBehavior edits since entering it.
@@ -114,10 +114,29 @@ class FsmInstance {
     u8 flags = 0;
   };
 
-  EventResult deliver(Hash event, const u32* handler);
+  // The inline part of event() and run(): unhandled events and unobserved handlers need no
+  // call beyond the interpreter's. The run event's hash is only needed by an observer.
+  EventResult deliver(Hash event, const u32* handler) {
+    if (env_->observer_ != nullptr) [[unlikely]]
+      return deliver_observed(event, handler);
+    return handle(handler);
+  }
+  EventResult handle(const u32* handler) {
+    if (handler == nullptr) return EventResult::kNotFound;
+    const u32 before = transitions_;
+    exec<true>(handler);
+    return transitions_ != before ? EventResult::kChangedState : EventResult::kSucceeded;
+  }
+  EventResult deliver_observed(Hash event, const u32* handler);
+  void switch_state(const StateDef& to);
   void enter(const StateDef& to);
-  void transition(Hash target, bool run_exit);
-  void run_handler(const u32* stream);
+  const StateDef* leave(Hash target, bool run_exit);
+  bool descend();
+  [[gnu::cold, gnu::noinline]] void report_too_deep();
+  // Runs a handler one level deeper (refused past the nesting limit). An event's handler
+  // (kEvent) that starts with Transition, the most common kind, transitions at the event's own
+  // level, as if the interpreter never started.
+  template <bool kEvent>
   void exec(const u32* stream);
   const u32* exec_other(const u32* command, u32 start_transitions);
   void call(Hash function);
