@@ -17,8 +17,6 @@ using detail::kChunkShift;
 using detail::kChunkSize;
 using detail::Wait;
 
-namespace {}  // namespace
-
 std::string_view to_string(InstanceState state) {
   switch (state) {
     case InstanceState::kFree: return "free";

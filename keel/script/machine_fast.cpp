@@ -3,8 +3,9 @@
 // machine.cpp does, command for command, without the per-command length and layout checks
 // (validate_stream has proven them) and with threaded dispatch: every command jumps to the next
 // from its own site (GCC/Clang labels as values), so the branch predictor learns which command
-// follows which, and the loop keeps its state in registers. machine_test.cpp runs every
-// behaviour through both loops.
+// follows which, and the loop keeps its state in registers. The scheduler is in the same
+// function, so an instance costs no call. machine_loops_test.cpp runs random scripts through
+// both loops and requires the same behaviour.
 #include "keel/script/bytecode.h"
 #include "keel/script/instance.h"
 #include "keel/script/machine.h"
