@@ -71,6 +71,17 @@ inline constexpr f64 kTimeEpsilon = 1e-9;  // PAUSESECONDS(0.5) at 1/60 s resume
   return !in.halted && in.born != frame;
 }
 
+// The end of a script entered by CALLSCRIPT (in.depth > 0): back to the caller's script, at the
+// command after the CALLSCRIPT (in.pc).
+inline void return_from_call(Instance& in) {
+  const Frame& back = in.stack[--in.depth];
+  in.script = back.script;
+  in.trusted = back.trusted;
+  in.code = back.script->code.data();
+  in.size = static_cast<u32>(back.script->code.size());
+  in.pc = back.pc;
+}
+
 using HandlerFunction = Outcome (*)(Call&);
 
 // ADD: clamps at the s32 limits instead of wrapping.
@@ -115,6 +126,35 @@ inline std::optional<Outcome> Machine::call_game(detail::Instance& in, const det
     return std::nullopt;
   }
   return outcome;
+}
+
+inline bool Machine::if_holds(const detail::Instance& in, const std::byte* p) const {
+  const auto* b = reinterpret_cast<const u8*>(p);
+  const u32 raw_a = read_u32(p + 8);
+  const u32 raw_b = read_u32(p + 12);
+  const s32 x =
+      b[5] == kParamVar ? read_variable(in.variables, globals_, raw_a) : static_cast<s32>(raw_a);
+  const s32 y =
+      b[6] == kParamVar ? read_variable(in.variables, globals_, raw_b) : static_cast<s32>(raw_b);
+  return compare(static_cast<Comparator>(b[4]), x, y);
+}
+
+inline void Machine::pause_frames(detail::Instance& in, u32 pc, s32 frames) {
+  in.pc = pc;
+  in.last_line = 0;
+  if (frames > 1) {
+    in.state = InstanceState::kWaiting;
+    in.wait = detail::Wait::kFrames;
+    in.resume_frame = frame_ + static_cast<u64>(frames);
+  }
+}
+
+inline void Machine::pause_seconds(detail::Instance& in, u32 pc, f64 seconds) {
+  in.pc = pc;
+  in.state = InstanceState::kWaiting;
+  in.wait = detail::Wait::kSeconds;
+  in.resume_time = time_ + seconds;
+  in.last_line = 0;
 }
 
 inline bool Machine::enter_script(detail::Instance& in, Opcode op, Hash target, u32 pc, u32 length,

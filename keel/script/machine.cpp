@@ -366,14 +366,11 @@ u32 Machine::run(Instance& in, u32 budget, bool& switched) {
   for (;;) {
     if (pc >= size) [[unlikely]] {  // end of the script: return from CALLSCRIPT, or finish
       if (in.depth > 0) {
-        const Frame& back = in.stack[--in.depth];
-        in.script = back.script;
-        in.trusted = back.trusted;
-        code = in.code = back.script->code.data();
-        size = in.size = static_cast<u32>(back.script->code.size());
-        pc = back.pc;
-        if (back.trusted == kChecked) [[unlikely]] {
-          in.pc = pc;
+        detail::return_from_call(in);
+        code = in.code;
+        size = in.size;
+        pc = in.pc;
+        if (in.trusted == kChecked) [[unlikely]] {
           switched = true;
           return executed;
         }
@@ -467,13 +464,7 @@ u32 Machine::run(Instance& in, u32 budget, bool& switched) {
                                : read_variable(in.variables, globals_, read_u32(p + 4));
         pc += length;
         if (frames <= 0) break;
-        in.pc = pc;
-        in.last_line = 0;
-        if (frames > 1) {
-          in.state = InstanceState::kWaiting;
-          in.wait = Wait::kFrames;
-          in.resume_frame = frame_ + static_cast<u64>(frames);
-        }
+        pause_frames(in, pc, frames);
         return executed;
       }
       case kOpPauseSeconds:
@@ -488,11 +479,7 @@ u32 Machine::run(Instance& in, u32 budget, bool& switched) {
                 : static_cast<f64>(read_variable(in.variables, globals_, read_u32(p + 4)));
         pc += length;
         if (!(seconds > 0.0)) break;  // also NaN
-        in.pc = pc;
-        in.state = InstanceState::kWaiting;
-        in.wait = Wait::kSeconds;
-        in.resume_time = time_ + seconds;
-        in.last_line = 0;
+        pause_seconds(in, pc, seconds);
         return executed;
       }
       case kOpIf: {
@@ -507,13 +494,7 @@ u32 Machine::run(Instance& in, u32 budget, bool& switched) {
             return fail_at_pc(in, pc, executed, ErrorCode::kCorrupt, bad_if(b));
           }
         }
-        const u32 raw_a = read_u32(p + 8);
-        const u32 raw_b = read_u32(p + 12);
-        const s32 x = b[5] == kParamVar ? read_variable(in.variables, globals_, raw_a)
-                                        : static_cast<s32>(raw_a);
-        const s32 y = b[6] == kParamVar ? read_variable(in.variables, globals_, raw_b)
-                                        : static_cast<s32>(raw_b);
-        if (compare(static_cast<Comparator>(b[4]), x, y)) {
+        if (if_holds(in, p)) {
           pc += b[7];  // into the conditional commands; they end where the IF ends
         } else {
           pc += length;

@@ -205,6 +205,12 @@ class Machine {
   [[gnu::always_inline]] inline std::optional<Outcome> call_game(detail::Instance& in,
                                                                  const detail::GameOp& op,
                                                                  const std::byte* p, u32 pc);
+  // PAUSE with `frames` > 0 / PAUSESECONDS with `seconds` > 0, the next command at `pc`: the
+  // instance stops for this frame (and waits, unless one frame is all it asked for).
+  // Whether the IF at `p` (a valid layout) holds for this instance.
+  [[gnu::always_inline]] inline bool if_holds(const detail::Instance& in, const std::byte* p) const;
+  [[gnu::always_inline]] inline void pause_frames(detail::Instance& in, u32 pc, s32 frames);
+  [[gnu::always_inline]] inline void pause_seconds(detail::Instance& in, u32 pc, f64 seconds);
   void finish(detail::Instance& in);
   void fail_instance(detail::Instance& in, ErrorCode code, std::string message);
   void fail_missing_script(detail::Instance& in, Opcode op, Hash target);

@@ -14,10 +14,8 @@
 
 namespace keel::script {
 
-using detail::Frame;
 using detail::GameOp;
 using detail::Instance;
-using detail::Wait;
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
@@ -72,16 +70,12 @@ void Machine::run_frame_fast() {
 
     end_of_script:  // return from CALLSCRIPT, or finish
       if (in.depth > 0) {
-        const Frame& back = in.stack[--in.depth];
-        in.script = back.script;
-        in.trusted = back.trusted;
-        code = in.code = back.script->code.data();
-        size = in.size = static_cast<u32>(back.script->code.size());
-        pc = back.pc;
-        if (!back.trusted) [[unlikely]] {
-          in.pc = pc;
+        detail::return_from_call(in);
+        code = in.code;
+        size = in.size;
+        pc = in.pc;
+        if (!in.trusted) [[unlikely]]
           goto switched;
-        }
         KEEL_SCRIPT_NEXT();
       }
       in.pc = pc;
@@ -115,13 +109,7 @@ void Machine::run_frame_fast() {
       if (frames <= 0) {
         KEEL_SCRIPT_NEXT();
       }
-      in.pc = pc;
-      in.last_line = 0;
-      if (frames > 1) {
-        in.state = InstanceState::kWaiting;
-        in.wait = Wait::kFrames;
-        in.resume_frame = frame_ + static_cast<u64>(frames);
-      }
+      pause_frames(in, pc, frames);
       goto done;
 
     op_pause_seconds:
@@ -134,23 +122,12 @@ void Machine::run_frame_fast() {
       if (!(seconds > 0.0)) {  // also NaN
         KEEL_SCRIPT_NEXT();
       }
-      in.pc = pc;
-      in.state = InstanceState::kWaiting;
-      in.wait = Wait::kSeconds;
-      in.resume_time = time_ + seconds;
-      in.last_line = 0;
+      pause_seconds(in, pc, seconds);
       goto done;
 
     op_if : {
-      const auto* b = reinterpret_cast<const u8*>(p);
-      const u32 raw_a = read_u32(p + 8);
-      const u32 raw_b = read_u32(p + 12);
-      const s32 x = b[5] == kParamVar ? read_variable(in.variables, globals_, raw_a)
-                                      : static_cast<s32>(raw_a);
-      const s32 y = b[6] == kParamVar ? read_variable(in.variables, globals_, raw_b)
-                                      : static_cast<s32>(raw_b);
       // True: into the conditional commands, which end where the IF ends.
-      pc += compare(static_cast<Comparator>(b[4]), x, y) ? b[7] : (header >> 16);
+      pc += if_holds(in, p) ? static_cast<u32>(p[7]) : header >> 16;
       KEEL_SCRIPT_NEXT();
     }
 
