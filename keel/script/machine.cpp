@@ -52,7 +52,6 @@ Machine::Machine(const CommandSet& commands, MachineOptions options)
       if (def.params[i].type == ParamType::kFloat) op.float_mask |= bit;
     }
   }
-  game_op_count_ = static_cast<u32>(game_ops_.size());
 }
 
 Machine::~Machine() = default;

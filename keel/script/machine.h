@@ -205,10 +205,10 @@ class Machine {
   [[gnu::always_inline]] inline std::optional<Outcome> call_game(detail::Instance& in,
                                                                  const detail::GameOp& op,
                                                                  const std::byte* p, u32 pc);
-  // PAUSE with `frames` > 0 / PAUSESECONDS with `seconds` > 0, the next command at `pc`: the
-  // instance stops for this frame (and waits, unless one frame is all it asked for).
   // Whether the IF at `p` (a valid layout) holds for this instance.
   [[gnu::always_inline]] inline bool if_holds(const detail::Instance& in, const std::byte* p) const;
+  // PAUSE with `frames` > 0 / PAUSESECONDS with `seconds` > 0, the next command at `pc`: the
+  // instance stops for this frame (and waits, unless one frame is all it asked for).
   [[gnu::always_inline]] inline void pause_frames(detail::Instance& in, u32 pc, s32 frames);
   [[gnu::always_inline]] inline void pause_seconds(detail::Instance& in, u32 pc, f64 seconds);
   void finish(detail::Instance& in);
@@ -225,7 +225,6 @@ class Machine {
   CommandSet commands_;  // a copy: the dispatch table points into it
   MachineOptions options_;
   std::vector<detail::GameOp> game_ops_;  // indexed by opcode - kFirstGameOpcode
-  u32 game_op_count_ = 0;
   std::vector<const Library*> libraries_;
   std::vector<ScriptRef> scripts_;  // sorted by hash
   std::vector<std::unique_ptr<detail::Instance[]>> chunks_;

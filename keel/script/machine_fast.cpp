@@ -29,7 +29,7 @@ void Machine::run_frame_fast() {
       &&op_set_var,    &&op_add_int, &&op_add_var,   &&op_skip,      &&op_skip,
       &&op_skip,       &&op_game};
   const GameOp* const ops = game_ops_.data();
-  const u32 op_count = game_op_count_;
+  const u32 op_count = static_cast<u32>(game_ops_.size());
   const u32 budget = options_.command_budget;
   const u32 count = used_;
   u64 commands = 0;
