@@ -39,16 +39,26 @@ install(TARGETS keel_options EXPORT keelTargets)
 
 set_property(GLOBAL PROPERTY KEEL_INSTALLED_MODULES "")
 
-# keel_add_module(<name> [SOURCES ...] [DEPS keel::x ...] [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
-# Creates library keel_<name> (alias keel::<name>), exported as keel::<name>.
-# Sources default to every *.cpp in the folder that is not a test, fuzz or bench file.
+# keel_add_module(<name> [DIR <subfolder>] [SOURCES ...] [PUBLIC_DEPS ...] [PRIVATE_DEPS ...]
+#                 [TEST_DEPS ...])
+# Creates library keel_<name> (alias keel::<name>), exported as keel::<name>, from the current
+# folder, or from <subfolder> of it (a module's second target, e.g. keel/script/compiler ->
+# keel::script_compiler).
+# Sources default to every *.cpp in the folder and its detail/ folder that is not a test, fuzz or
+# bench file. Public headers are the folder's *.h: installed under include/keel/<folder> and
+# compiled on their own by keel_header_check (KEEL_CHECK_HEADERS). Internal headers live in
+# detail/ (and test helpers in testing/): never installed.
 # Unit tests (*_test.cpp) become keel_<name>_tests; fuzz targets (*_fuzz.cpp) become
 # keel_<name>_<file>_fuzz with a corpus in fuzz/corpus/<file>/.
 function(keel_add_module name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS;TEST_DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "DIR" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS;TEST_DEPS" ${ARGN})
   set(dir ${CMAKE_CURRENT_SOURCE_DIR})
+  if(ARG_DIR)
+    set(dir ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_DIR})
+  endif()
+  file(RELATIVE_PATH header_dir ${KEEL_ROOT} ${dir})
   if(NOT ARG_SOURCES)
-    file(GLOB all_cpp CONFIGURE_DEPENDS ${dir}/*.cpp)
+    file(GLOB all_cpp CONFIGURE_DEPENDS ${dir}/*.cpp ${dir}/detail/*.cpp)
     set(ARG_SOURCES "")
     foreach(f IN LISTS all_cpp)
       if(NOT f MATCHES "_(test|fuzz|bench)\\.cpp$")
@@ -57,11 +67,12 @@ function(keel_add_module name)
     endforeach()
   endif()
   file(GLOB headers CONFIGURE_DEPENDS ${dir}/*.h)
+  file(GLOB detail_headers CONFIGURE_DEPENDS ${dir}/detail/*.h)
   if(ARG_SOURCES)
-    add_library(keel_${name} STATIC ${ARG_SOURCES} ${headers})
+    add_library(keel_${name} STATIC ${ARG_SOURCES} ${headers} ${detail_headers})
     set(scope PUBLIC)
   else()
-    add_library(keel_${name} INTERFACE ${headers})
+    add_library(keel_${name} INTERFACE ${headers} ${detail_headers})
     set(scope INTERFACE)
   endif()
   add_library(keel::${name} ALIAS keel_${name})
@@ -79,8 +90,12 @@ function(keel_add_module name)
     target_link_libraries(keel_${name} PRIVATE keel::options ${ARG_PRIVATE_DEPS})
   endif()
   install(TARGETS keel_${name} EXPORT keelTargets)
-  install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/keel/${name})
+  install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${header_dir})
   set_property(GLOBAL APPEND PROPERTY KEEL_INSTALLED_MODULES ${name})
+  foreach(h IN LISTS headers)
+    file(RELATIVE_PATH rel ${KEEL_ROOT} ${h})
+    set_property(GLOBAL APPEND PROPERTY KEEL_PUBLIC_HEADERS "${name}|${rel}")
+  endforeach()
 
   # Unit tests: *_test.cpp -> keel_<name>_tests (label unit). Tests where threads meet go in
   # *_thread_test.cpp -> keel_<name>_thread_tests (label tsan; one label only, because
@@ -183,4 +198,37 @@ function(keel_install_package)
   install(FILES ${CMAKE_BINARY_DIR}/keelConfig.cmake ${CMAKE_BINARY_DIR}/keelConfigVersion.cmake
                 ${KEEL_ROOT}/cmake/KeelBuildStamp.cmake ${KEEL_ROOT}/cmake/GenerateBuildStamp.cmake
           DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/keel)
+endfunction()
+
+# keel_header_check(): one translation unit per public (installed) header that includes only that
+# header, compiled into the object library keel_header_check, so a header that is not
+# self-contained fails the build. On in the debug preset (KEEL_CHECK_HEADERS).
+function(keel_header_check)
+  if(NOT KEEL_CHECK_HEADERS)
+    return()
+  endif()
+  get_property(entries GLOBAL PROPERTY KEEL_PUBLIC_HEADERS)
+  set(sources "")
+  set(libs "")
+  foreach(entry IN LISTS entries)
+    string(REPLACE "|" ";" parts "${entry}")
+    list(GET parts 0 module)
+    list(GET parts 1 rel)
+    string(MAKE_C_IDENTIFIER "${rel}" id)
+    set(tu ${CMAKE_BINARY_DIR}/header_check/${id}.cpp)
+    set(content "// Generated: ${rel} compiles on its own.\n#include <${rel}>\n")
+    if(EXISTS ${tu})
+      file(READ ${tu} old)
+    else()
+      set(old "")
+    endif()
+    if(NOT old STREQUAL content)
+      file(WRITE ${tu} "${content}")
+    endif()
+    list(APPEND sources ${tu})
+    list(APPEND libs keel::${module})
+  endforeach()
+  list(REMOVE_DUPLICATES libs)
+  add_library(keel_header_check OBJECT ${sources})
+  target_link_libraries(keel_header_check PRIVATE ${libs} keel::options)
 endfunction()

@@ -29,7 +29,7 @@ cmake --build --preset debug
 
 step "static checks: formatting, layering${KEEL_TIDY:+, clang-tidy}"
 git ls-files '*.h' '*.cpp' | xargs clang-format --dry-run --Werror
-if [ -f ../shared/tools/check-layers.py ]; then python3 ../shared/tools/check-layers.py .; fi
+python3 scripts/check-layers.py .
 # clang-tidy over the whole tree takes ~12 minutes on 2 cores, doubling CI time: opt-in.
 if [ -n "${KEEL_TIDY:-}" ]; then scripts/tidy.sh; fi
 

@@ -4,6 +4,17 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFI
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed")
 endif()
+# The package holds public headers only: internals (detail/) and test helpers (testing/) stay
+# in the source tree.
+file(GLOB_RECURSE installed_headers RELATIVE ${PREFIX}/include ${PREFIX}/include/keel/*.h)
+foreach(h IN LISTS installed_headers)
+  if(h MATCHES "/(detail|testing)/")
+    message(FATAL_ERROR "internal header installed: include/${h}")
+  endif()
+endforeach()
+if(NOT installed_headers)
+  message(FATAL_ERROR "no headers installed under ${PREFIX}/include/keel")
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${CONSUMER_SRC} -B ${CONSUMER_BUILD} -G Ninja
                         -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_CXX_COMPILER=${CXX}
                         -DCMAKE_BUILD_TYPE=Release
