@@ -13,9 +13,11 @@ packages=(
   libfmt-dev libxxhash-dev libzstd-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev libcereal-dev
-  # benchmark peers and tool checks: Lua 5.4 (script VM), the zstd and ninja commands
-  # (pack, build tool), Graphviz (keel-fsm dot)
-  liblua5.4-dev zstd graphviz
+  # benchmark peers and tool checks: Lua 5.4 and LuaJIT 2.1 (script VM), the zstd and ninja
+  # commands (pack, build tool), Graphviz (keel-fsm dot)
+  liblua5.4-dev libluajit-5.1-dev zstd graphviz
+  # compiler cache: repeated builds of the same sources (local work; CI starts cold)
+  ccache
 )
 
 missing=()
