@@ -8,10 +8,12 @@
 // still spread), linear probing after it. An empty slot is not marked by a flag or a reserved
 // key: it holds a key whose home is the NEXT slot. A key homed at slot h is found in h .. h + d
 // (d: the longest displacement in the table, at most size - 1 < capacity - 1), which never
-// contains the slot h - 1 whose marker could equal it, so a lookup compares keys only - no
-// emptiness test, no reserved key (0 is a key like any other) - and stops after d + 1 slots.
-// A hit in its home slot (the usual case) reads one entry. optimize() searches for a multiplier
-// that puts every entry home, so that even a miss reads one slot (tables built once, read often).
+// contains the slot h - 1 whose marker could equal it, so a key compare alone decides a hit -
+// no emptiness test, no reserved key (0 is a key like any other). A hit in its home slot (the
+// usual case) reads one entry and compares once; past the home slot a lookup also stops at the
+// first empty slot (a marker: its key's home is the next slot) or after d + 1 slots. optimize()
+// searches for a multiplier that puts every entry home, so that even a miss reads one slot (tables
+// built once, read often).
 //
 // Erase shifts later entries of the probe run back (no tombstones). An empty map reads a static
 // two-slot table: no allocation and no test of emptiness in find(). After reserve(n), inserting up
@@ -183,8 +185,11 @@ class PrehashedMap {
   }
   bool is_empty(u32 i) const noexcept { return home(entries_[i].key) == ((i + 1) & mask_); }
 
+  // After a miss in home slot i: a run of displaced entries ends at an empty slot (recognised by
+  // its marker's home) or after max_probe_ slots, whichever comes first.
   const Value* find_displaced(Key key, u32 i) const noexcept {
     for (u32 probe = 0; probe < max_probe_; ++probe) {
+      if (home(data_[i].key) == ((i + 1) & mask_)) return nullptr;  // empty: the run ended
       i = (i + 1) & mask_;
       if (data_[i].key == key) return &data_[i].value;
     }
@@ -249,7 +254,7 @@ bool PrehashedMap<Key, Value>::erase(Key key) noexcept {
   u32 hole = home(key);
   for (u32 probe = 0;; ++probe, hole = (hole + 1) & mask_) {
     if (entries_[hole].key == key) break;
-    if (probe == max_probe_) return false;
+    if (probe == max_probe_ || is_empty(hole)) return false;
   }
   // Backward shift: pull later entries of the run into the hole when their home does not lie
   // (cyclically) after the hole. Displacements only shrink, so max_probe_ stays a bound.

@@ -1,0 +1,1 @@
+keel_add_bench(core SOURCES ${src} LIBS keel::core)
