@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <random>
 
 namespace keel {
 namespace {
@@ -13,9 +15,41 @@ Unexpected io_error(const std::filesystem::path& path, std::string_view what) {
                           SourceLocation{path.string(), 0, 0, 0, false}));
 }
 
+Unexpected empty_path(std::string_view function) {
+  return Unexpected(Error(ErrorCode::kInvalidArgument, fmt::format("{}: empty path", function)));
+}
+
+// A temporary name no other writer uses at the same time: `<target>.tmp.<pid>.<n>.<r>` with n
+// from a process-wide counter (threads of one process differ in n) and r a random number drawn
+// once per process (a new process that got an old pid after a crash still differs). O_EXCL makes
+// the file ours alone; a name that exists anyway (a crash's leftover) is skipped.
+std::FILE* create_temporary(const std::filesystem::path& target, std::filesystem::path& temp) {
+  static std::atomic<u64> counter{0};
+  static const u32 salt = std::random_device{}();
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    temp = target;
+    temp += fmt::format(".tmp.{}.{}.{:08x}", ::getpid(),
+                        counter.fetch_add(1, std::memory_order_relaxed), salt);
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      std::FILE* file = ::fdopen(fd, "wb");
+      if (file == nullptr) {
+        const int saved = errno;
+        ::close(fd);
+        std::remove(temp.c_str());
+        errno = saved;
+      }
+      return file;
+    }
+    if (errno != EEXIST) return nullptr;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 Result<std::string> read_file(const std::filesystem::path& path) {
+  if (path.empty()) return empty_path("read_file");
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return io_error(path, "cannot open for reading");
   std::string data;
@@ -35,10 +69,9 @@ AtomicFileWriter::~AtomicFileWriter() { discard(); }
 
 Status AtomicFileWriter::open(const std::filesystem::path& path) {
   discard();
+  if (path.empty()) return empty_path("AtomicFileWriter::open");
   target_ = path;
-  temp_ = path;
-  temp_ += fmt::format(".tmp.{}", ::getpid());
-  file_ = std::fopen(temp_.c_str(), "wb");
+  file_ = create_temporary(target_, temp_);
   if (file_ == nullptr) return io_error(temp_, "cannot create temporary file");
   return ok();
 }
@@ -46,6 +79,10 @@ Status AtomicFileWriter::open(const std::filesystem::path& path) {
 Status AtomicFileWriter::write(const void* data, usize size) {
   if (file_ == nullptr)
     return fail(ErrorCode::kInvalidArgument, "write to a writer that is not open");
+  if (data == nullptr && size != 0) {
+    discard();
+    return fail(ErrorCode::kInvalidArgument, "write of {} bytes from a null pointer", size);
+  }
   if (size != 0 && std::fwrite(data, 1, size, file_) != size) {
     auto err = io_error(temp_, "write failed");
     discard();
@@ -62,8 +99,13 @@ Status AtomicFileWriter::commit() {
     discard();
     return err;
   }
-  std::fclose(file_);
+  const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
+  if (!closed) {
+    auto err = io_error(temp_, "close failed");
+    std::remove(temp_.c_str());
+    return err;
+  }
   if (std::rename(temp_.c_str(), target_.c_str()) != 0) {
     auto err = io_error(target_, "cannot rename temporary file into place");
     std::remove(temp_.c_str());
@@ -87,9 +129,12 @@ Status write_file_atomic(const std::filesystem::path& path, std::span<const u8> 
   return writer.commit();
 }
 
+Status write_file_atomic(const std::filesystem::path& path, ByteSpan bytes) {
+  return write_file_atomic(path, as_u8(bytes));
+}
+
 Status write_file_atomic(const std::filesystem::path& path, std::string_view text) {
-  return write_file_atomic(
-      path, std::span<const u8>(reinterpret_cast<const u8*>(text.data()), text.size()));
+  return write_file_atomic(path, as_bytes(text));
 }
 
 }  // namespace keel

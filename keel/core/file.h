@@ -6,6 +6,7 @@
 // the previous file untouched; a failed write leaves no temporary behind.
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
 #include "keel/core/types.h"
 
@@ -17,13 +18,19 @@
 
 namespace keel {
 
+// The whole file. An empty path is kInvalidArgument; I/O failures are kIo naming the path.
 Result<std::string> read_file(const std::filesystem::path& path);
 
+// Replaces `path` with the bytes, atomically. Threads and processes may save the same target at
+// once: each uses its own temporary name, and the last rename wins with a complete file.
+Status write_file_atomic(const std::filesystem::path& path, ByteSpan bytes);
 Status write_file_atomic(const std::filesystem::path& path, std::span<const u8> bytes);
 Status write_file_atomic(const std::filesystem::path& path, std::string_view text);
 
 // Streams a file into place: open(), write() any number of times, commit(). Destroying an
-// uncommitted writer (or a failed write) discards the temporary file.
+// uncommitted writer (or a failed write) discards the temporary file. The temporary is
+// `<target>.tmp.<pid>.<counter>.<random>`, created exclusively (O_EXCL): no two writers share one.
+// Calls in the wrong order (write or commit before open) return kInvalidArgument.
 class AtomicFileWriter {
  public:
   AtomicFileWriter() = default;

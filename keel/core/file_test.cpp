@@ -51,5 +51,50 @@ TEST(File, ErrorsNameThePath) {
   EXPECT_EQ(bad.error().code(), ErrorCode::kIo);
 }
 
+TEST(File, ByteSpanOverloadWritesBytes) {
+  const fs::path p = scratch("bytes.bin");
+  const ByteBuffer bytes = to_buffer(std::string_view("\x01\x02\x03"));
+  ASSERT_TRUE(write_file_atomic(p, ByteSpan(bytes)));
+  EXPECT_EQ(*read_file(p), std::string_view("\x01\x02\x03"));
+}
+
+TEST(File, TemporaryNamesAreUniquePerWriter) {
+  const fs::path p = scratch("two.txt");
+  AtomicFileWriter first;
+  AtomicFileWriter second;
+  ASSERT_TRUE(first.open(p));
+  ASSERT_TRUE(second.open(p));
+  ASSERT_TRUE(first.write("one", 3));
+  ASSERT_TRUE(second.write("two!", 4));
+  ASSERT_TRUE(second.commit());
+  EXPECT_EQ(*read_file(p), "two!");
+  ASSERT_TRUE(first.commit());
+  EXPECT_EQ(*read_file(p), "one");
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(p.parent_path())) files += e.is_regular_file();
+  EXPECT_EQ(files, 1);
+}
+
+TEST(EntryPoints, FileFunctionsRejectEmptyPathsAndWrongOrder) {
+  auto read = read_file("");
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(read.error().message().find("empty path"), std::string::npos);
+  auto write = write_file_atomic("", std::string_view("x"));
+  ASSERT_FALSE(write);
+  EXPECT_EQ(write.error().code(), ErrorCode::kInvalidArgument);
+  AtomicFileWriter writer;
+  auto early_write = writer.write("x", 1);
+  ASSERT_FALSE(early_write);
+  EXPECT_NE(early_write.error().message().find("not open"), std::string::npos);
+  EXPECT_FALSE(writer.commit());
+  ASSERT_TRUE(writer.open(scratch("null.txt")));
+  auto null_write = writer.write(nullptr, 4);
+  ASSERT_FALSE(null_write);
+  EXPECT_NE(null_write.error().message().find("null pointer"), std::string::npos);
+  EXPECT_FALSE(writer.is_open());  // the failed write discarded the temporary
+  EXPECT_FALSE(fs::exists(scratch("null.txt")));
+}
+
 }  // namespace
 }  // namespace keel
