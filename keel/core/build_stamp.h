@@ -7,7 +7,9 @@
 //
 // Networked games compare stamps on connect: `compatible()` accepts only the identical build;
 // `protocol_compatible()` accepts any build of the same project with the same protocol number,
-// for games that version their wire format explicitly.
+// for games that version their wire format explicitly. When a connect is refused,
+// `compare_builds()` says which side is older and `update_message()` tells the user which side to
+// update (the seed's "tell the older side to update").
 #pragma once
 
 #include "keel/core/types.h"
@@ -37,5 +39,18 @@ const BuildStamp& build_stamp();
 bool compatible(const BuildStamp& a, const BuildStamp& b);
 // True for builds of the same project that speak the same protocol.
 bool protocol_compatible(const BuildStamp& a, const BuildStamp& b);
+
+// How build `a` relates to build `b` of the same project: by version (dotted numbers compared
+// numerically; a pre-release suffix such as "-rc1" is older than the plain version), then by
+// build time (ISO 8601), then by build number. kUnrelated: other projects, or builds that differ
+// but cannot be ordered (same version, time and number; or unknown times and numbers).
+enum class BuildOrder : u8 { kSame, kOlder, kNewer, kUnrelated };
+BuildOrder compare_builds(const BuildStamp& a, const BuildStamp& b);
+const char* to_string(BuildOrder order);
+
+// A sentence for the user of the `local` build after `remote` refused to connect (or was
+// refused): which side is older and must be updated, naming both versions and build times.
+// Empty when the two are compatible().
+std::string update_message(const BuildStamp& local, const BuildStamp& remote);
 
 }  // namespace keel
