@@ -12,6 +12,7 @@
 //   the run-time `string_hash("stance")` (the rotate-left-7 hash, case-sensitive).
 #pragma once
 
+#include "keel/core/assert.h"
 #include "keel/core/types.h"
 
 #include <bit>
@@ -45,7 +46,10 @@ constexpr Hash hash_bytes(std::span<const u8> bytes) {
   for (u8 b : bytes) h = rotate_left(h, 7) + b;
   return h;
 }
+// A null `data` with a non-zero size is a programmer error (asserts; hashes as empty: 0).
 inline Hash hash_bytes(const void* data, usize size) {
+  KEEL_ASSERT(data != nullptr || size == 0, "hash_bytes: {} bytes at a null pointer", size);
+  if (data == nullptr) return 0;
   return hash_bytes(std::span<const u8>(static_cast<const u8*>(data), size));
 }
 
@@ -81,6 +85,7 @@ make_hash(const T& value) {
 }
 
 // 64-bit content hash (XXH3-64). Stable across platforms and runs for the same seed.
+// A null `data` with a non-zero size asserts and hashes as the empty input.
 u64 hash64(const void* data, usize size, u64 seed = 0);
 inline u64 hash64(std::string_view text, u64 seed = 0) {
   return hash64(text.data(), text.size(), seed);

@@ -188,6 +188,8 @@ Logger::Logger() {
 Logger::~Logger() { flush(); }
 
 Channel Logger::register_channel(std::string_view name, Level level) {
+  KEEL_ASSERT(!name.empty(), "register_channel: a log channel needs a name");
+  if (name.empty()) return Channel::kApp;
   std::lock_guard lock(channels_mutex_);
   const usize count = channel_count_.load(std::memory_order_relaxed);
   for (usize i = 0; i < count; ++i) {

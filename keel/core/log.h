@@ -17,6 +17,7 @@
 // records at once and lines never interleave.
 #pragma once
 
+#include "keel/core/assert.h"
 #include "keel/core/error.h"
 #include "keel/core/types.h"
 
@@ -32,6 +33,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -178,7 +180,7 @@ class Logger {
 
   // Returns the channel called `name`, registering it at `level` if it is new (an existing
   // channel keeps its level). Registering more than kMaxChannels channels is a programmer error
-  // (asserts; returns Channel::kApp).
+  // (asserts; returns Channel::kApp), and so is an empty name (same).
   Channel register_channel(std::string_view name, Level level = kDefaultLevel);
   std::optional<Channel> find_channel(std::string_view name) const;
   // "?" for a channel this logger never registered.
@@ -198,8 +200,13 @@ class Logger {
   }
 
   // Takes ownership of a sink and returns it for further configuration.
+  // A null sink is a programmer error: asserts, then (release) a default-constructed S stands in.
   template <typename S>
   S& add_sink(std::unique_ptr<S> sink) {
+    KEEL_ASSERT(sink != nullptr, "null log sink");
+    if constexpr (std::is_default_constructible_v<S>) {
+      if (sink == nullptr) sink = std::make_unique<S>();
+    }
     S& ref = *sink;
     add_sink_impl(std::unique_ptr<Sink>(std::move(sink)));
     return ref;

@@ -393,6 +393,16 @@ class ObjectRegistry {
   LeakReport shutdown();
   bool is_shut_down() const { return shut_down_; }
 
+  // Whether `object` was made by this registry (and not detached by shutdown()): systems that
+  // keep objects of one registry check handles they are given. False for null.
+  bool owns(const RefCounted* object) const {
+    return object != nullptr && object->registry_ == this;
+  }
+  template <typename T>
+  bool owns(const Ref<T>& ref) const {
+    return owns(static_cast<const RefCounted*>(ref.get()));
+  }
+
   usize live_count() const;
   usize pending_count() const { return pending_count_.load(std::memory_order_acquire); }
   MemoryReport memory_report() const;
