@@ -15,14 +15,23 @@ struct alignas(64) CacheLine {
   u8 bytes[64];
 };
 
+// Optimisers may remove a new-expression whose result never escapes (and its delete): tests
+// publish every pointer here.
+void* volatile g_escape = nullptr;
+template <typename T>
+T* escape(T* p) {
+  g_escape = p;
+  return p;
+}
+
 TEST(AllocationCounter, IsLinked) { EXPECT_TRUE(allocation_counting_linked()); }
 
 TEST(AllocationCounter, CountsPlainArrayAndNothrowNew) {
   AllocationScope scope;
-  auto* one = new int(3);
-  auto* many = new int[10];
-  auto* quiet = new (std::nothrow) int(4);
-  auto* quiet_many = new (std::nothrow) int[5];
+  auto* one = escape(new int(3));
+  auto* many = escape(new int[10]);
+  auto* quiet = escape(new (std::nothrow) int(4));
+  auto* quiet_many = escape(new (std::nothrow) int[5]);
   EXPECT_EQ(scope.count(), 4u);
   EXPECT_EQ(scope.aligned_count(), 0u);
   EXPECT_GE(scope.bytes(), sizeof(int) * 17);
@@ -35,9 +44,9 @@ TEST(AllocationCounter, CountsPlainArrayAndNothrowNew) {
 
 TEST(AllocationCounter, CountsAlignedNewInEveryForm) {
   AllocationScope scope;
-  auto* line = new CacheLine;
-  auto* lines = new CacheLine[3];
-  auto* quiet = new (std::nothrow) CacheLine;
+  auto* line = escape(new CacheLine);
+  auto* lines = escape(new CacheLine[3]);
+  auto* quiet = escape(new (std::nothrow) CacheLine);
   void* raw = ::operator new (100, std::align_val_t{128});
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(line) % 64, 0u);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(lines) % 64, 0u);
@@ -51,6 +60,8 @@ TEST(AllocationCounter, CountsAlignedNewInEveryForm) {
   // Library containers use the aligned forms for over-aligned types too.
   std::vector<CacheLine> v(4);
   auto unique = std::make_unique<CacheLine>();
+  escape(v.data());
+  escape(unique.get());
   EXPECT_EQ(scope.aligned_count(), 6u);
 }
 
@@ -70,7 +81,7 @@ TEST(AllocationCounter, ThreadScopeIgnoresOtherThreads) {
   AllocationScope mine(AllocationScope::Threads::kThisThread);
   AllocationScope all;
   std::thread other([] {
-    for (int i = 0; i < 10; ++i) delete new int(i);
+    for (int i = 0; i < 10; ++i) delete escape(new int(i));
   });
   other.join();
   EXPECT_LT(mine.count(), 10u);  // only the std::thread's own state is allocated here

@@ -10,7 +10,9 @@
 //   EXPECT_EQ(scope.count(), 0u) << scope.counts();
 //
 // Counting is always on and costs one relaxed atomic add per allocation. A scope counts every
-// thread's allocations, or only its own thread's with Threads::kThisThread.
+// thread's allocations, or only its own thread's with Threads::kThisThread. Optimised builds may
+// remove a new-expression whose pointer never escapes (with its delete): a test that expects a
+// count from its own `new` must let the pointer escape (e.g. store it in a volatile global).
 #pragma once
 
 #include "keel/core/types.h"
