@@ -5,6 +5,6 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(LUA REQUIRED IMPORTED_TARGET lua5.4)
 pkg_check_modules(LUAJIT REQUIRED luajit)
 pkg_get_variable(LUAJIT_LIBDIR luajit libdir)
-keel_add_bench(script SOURCES ${src} LIBS keel::script PkgConfig::LUA ${CMAKE_DL_LIBS})
+keel_add_bench(script SOURCES ${src} LIBS keel::script_compiler PkgConfig::LUA ${CMAKE_DL_LIBS})
 target_compile_definitions(keel_bench_script PRIVATE
   KEEL_LUAJIT_LIBRARY="${LUAJIT_LIBDIR}/libluajit-5.1.so.2")

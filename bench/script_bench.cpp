@@ -18,7 +18,7 @@
 // sleeping scripts); BM_CompileGuard compiles a 100-script file.
 #include "bench_support.h"
 #include "keel/script/basic_commands.h"
-#include "keel/script/compiler.h"
+#include "keel/script/compiler/compiler.h"
 #include "keel/script/machine.h"
 #include "keel/text/document.h"
 
