@@ -9,11 +9,11 @@
 // README.md. Commands that share a script name (PAUSE with a literal or a variable) are one
 // struct per operand layout: the compiler picks the one whose operands match what was written.
 //
-// run() gets the Machine's core `m`, the instance, the interpreter's registers `r` (r.pc is the
-// command's offset), the command's bytes `p` and its `length`, and returns:
-//   Flow::kNext     go on at r.pc (set it: usually r.pc += length)
-//   Flow::kStop     the instance stops for this frame (run() stored in.pc, or failed/finished it)
-//   Flow::kEntered  another script was entered (in.code, in.size and in.pc changed)
+// run() gets the Machine's core `m`, the instance, the command's offset `pc`, its bytes `p` and
+// its `length`, and returns:
+//   next_at(offset)  go on with the command at that offset (usually pc + length)
+//   kStop            the instance stops for this frame (run() stored in.pc, or failed/finished it)
+//   kEntered         another script was entered (in.code, in.size and in.pc changed)
 // run() may assume the layout was validated (length and check_layout).
 #pragma once
 
@@ -61,13 +61,13 @@ struct BuiltinInfo {
 
 // What run() tells the interpreter loop.
 enum class Flow : u8 { kNext, kStop, kEntered };
-
-// The interpreter's registers for the running instance.
-struct Regs {
-  const std::byte* code;
-  u32 size;
-  u32 pc;
+struct Step {
+  Flow flow;
+  u32 pc;  // kNext: where the next command is
 };
+constexpr Step next_at(u32 pc) { return {Flow::kNext, pc}; }
+inline constexpr Step kStop{Flow::kStop, 0};
+inline constexpr Step kEntered{Flow::kEntered, 0};
 
 // Slots of the dispatch table: opcodes 1..kBuiltinSlots-1 may be built-ins.
 inline constexpr u32 kBuiltinSlots = 16;
@@ -99,10 +99,10 @@ struct BuiltinOp<0x0001> {
   static constexpr bool kDefined = true;
   static constexpr BuiltinInfo kInfo{0x0001, "BREAK", "", "BREAK();"};
   template <class M, class I>
-  static Flow run(M&, I& in, Regs& r, const std::byte*, u32 length) {
-    in.pc = r.pc + length;
+  static Step run(M&, I& in, u32 pc, const std::byte*, u32 length) {
+    in.pc = pc + length;
     in.last_line = 0;
-    return Flow::kStop;
+    return kStop;
   }
 };
 
@@ -113,8 +113,8 @@ struct BuiltinOp<0x0002> {
   static constexpr BuiltinInfo kInfo{0x0002,         "PAUSE", "PAUSEFRAMES",   "PAUSE(frames);",
                                      Layout::kFixed, 1,       {Operand::kInt}, true};
   template <class M, class I>
-  static Flow run(M& m, I& in, Regs& r, const std::byte* p, u32 length) {
-    return m.pause_frames(in, r, length, read_s32(p + 4));
+  static Step run(M& m, I& in, u32 pc, const std::byte* p, u32 length) {
+    return m.pause_frames(in, pc + length, read_s32(p + 4));
   }
 };
 
@@ -125,8 +125,8 @@ struct BuiltinOp<0x0003> {
   static constexpr BuiltinInfo kInfo{0x0003,         "PAUSE", "PAUSEFRAMES",  "PAUSE(frames);",
                                      Layout::kFixed, 1,       {Operand::kVar}};
   template <class M, class I>
-  static Flow run(M& m, I& in, Regs& r, const std::byte* p, u32 length) {
-    return m.pause_frames(in, r, length, m.read(in, read_u32(p + 4)));
+  static Step run(M& m, I& in, u32 pc, const std::byte* p, u32 length) {
+    return m.pause_frames(in, pc + length, m.read(in, read_u32(p + 4)));
   }
 };
 
@@ -138,8 +138,8 @@ struct BuiltinOp<0x0004> {
       0x0004, "PAUSESECONDS",  "",  "PAUSESECONDS(seconds);", Layout::kFixed,
       1,      {Operand::kF32}, true};
   template <class M, class I>
-  static Flow run(M& m, I& in, Regs& r, const std::byte* p, u32 length) {
-    return m.pause_seconds(in, r, length, static_cast<f64>(read_f32(p + 4)));
+  static Step run(M& m, I& in, u32 pc, const std::byte* p, u32 length) {
+    return m.pause_seconds(in, pc + length, static_cast<f64>(read_f32(p + 4)));
   }
 };
 
@@ -150,8 +150,8 @@ struct BuiltinOp<0x0005> {
   static constexpr BuiltinInfo kInfo{
       0x0005, "PAUSESECONDS", "", "PAUSESECONDS(seconds);", Layout::kFixed, 1, {Operand::kVar}};
   template <class M, class I>
-  static Flow run(M& m, I& in, Regs& r, const std::byte* p, u32 length) {
-    return m.pause_seconds(in, r, length, static_cast<f64>(m.read(in, read_u32(p + 4))));
+  static Step run(M& m, I& in, u32 pc, const std::byte* p, u32 length) {
+    return m.pause_seconds(in, pc + length, static_cast<f64>(m.read(in, read_u32(p + 4))));
   }
 };
 
@@ -171,10 +171,9 @@ struct BuiltinOp<0x0006> {
     return nullptr;
   }
   template <class M, class I>
-  static Flow run(M& m, I& in, Regs& r, const std::byte* p, u32 length) {
+  static Step run(M& m, I& in, u32 pc, const std::byte* p, u32 length) {
     // True: into the conditional commands, which end where the IF ends.
-    r.pc += m.if_holds(in, p) ? static_cast<u32>(p[7]) : length;
-    return Flow::kNext;
+    return next_at(pc + (m.if_holds(in, p) ? static_cast<u32>(p[7]) : length));
   }
 };
 
@@ -185,15 +184,13 @@ struct BuiltinOp<0x0007> {
   static constexpr BuiltinInfo kInfo{
       0x0007, "CHANGESCRIPT", "", "CHANGESCRIPT(\"name\");", Layout::kFixed, 1, {Operand::kStr}};
   template <class M, class I>
-  static Flow run(M& m, I& in, Regs& r, const std::byte* p, u32 length) {
+  static Step run(M& m, I& in, u32 pc, const std::byte* p, u32 length) {
     const Hash target = read_u32(p + 4);
     if (target == in.script->name_hash) {  // the usual loop: this script again
       in.depth = 0;
-      r.pc = 0;
-      return Flow::kNext;
+      return next_at(0);
     }
-    return m.enter_script(in, kInfo.opcode, target, r.pc, length, false) ? Flow::kEntered
-                                                                         : Flow::kStop;
+    return m.enter_script(in, kInfo.opcode, target, pc, length, false) ? kEntered : kStop;
   }
 };
 
@@ -204,9 +201,8 @@ struct BuiltinOp<0x0008> {
   static constexpr BuiltinInfo kInfo{
       0x0008, "CALLSCRIPT", "", "CALLSCRIPT(\"name\");", Layout::kFixed, 1, {Operand::kStr}};
   template <class M, class I>
-  static Flow run(M& m, I& in, Regs& r, const std::byte* p, u32 length) {
-    return m.enter_script(in, kInfo.opcode, read_u32(p + 4), r.pc, length, true) ? Flow::kEntered
-                                                                                 : Flow::kStop;
+  static Step run(M& m, I& in, u32 pc, const std::byte* p, u32 length) {
+    return m.enter_script(in, kInfo.opcode, read_u32(p + 4), pc, length, true) ? kEntered : kStop;
   }
 };
 
@@ -225,10 +221,9 @@ struct BuiltinOp<0x0009> {
                                      2,
                                      {Operand::kVar, Operand::kInt}};
   template <class M, class I>
-  static Flow run(M& m, I& in, Regs& r, const std::byte* p, u32 length) {
+  static Step run(M& m, I& in, u32 pc, const std::byte* p, u32 length) {
     m.ref(in, read_u32(p + 4)) = read_s32(p + 8);
-    r.pc += length;
-    return Flow::kNext;
+    return next_at(pc + length);
   }
 };
 
@@ -244,11 +239,10 @@ struct BuiltinOp<0x000A> {
                                      2,
                                      {Operand::kVar, Operand::kVar}};
   template <class M, class I>
-  static Flow run(M& m, I& in, Regs& r, const std::byte* p, u32 length) {
+  static Step run(M& m, I& in, u32 pc, const std::byte* p, u32 length) {
     const s32 value = m.read(in, read_u32(p + 8));
     m.ref(in, read_u32(p + 4)) = value;
-    r.pc += length;
-    return Flow::kNext;
+    return next_at(pc + length);
   }
 };
 
@@ -273,11 +267,10 @@ struct BuiltinOp<0x000B> {
                                      2,
                                      {Operand::kVar, Operand::kInt}};
   template <class M, class I>
-  static Flow run(M& m, I& in, Regs& r, const std::byte* p, u32 length) {
+  static Step run(M& m, I& in, u32 pc, const std::byte* p, u32 length) {
     s32& target = m.ref(in, read_u32(p + 4));
     target = saturating_add(target, read_s32(p + 8));
-    r.pc += length;
-    return Flow::kNext;
+    return next_at(pc + length);
   }
 };
 
@@ -293,12 +286,11 @@ struct BuiltinOp<0x000C> {
                                      2,
                                      {Operand::kVar, Operand::kVar}};
   template <class M, class I>
-  static Flow run(M& m, I& in, Regs& r, const std::byte* p, u32 length) {
+  static Step run(M& m, I& in, u32 pc, const std::byte* p, u32 length) {
     const s32 value = m.read(in, read_u32(p + 8));
     s32& target = m.ref(in, read_u32(p + 4));
     target = saturating_add(target, value);
-    r.pc += length;
-    return Flow::kNext;
+    return next_at(pc + length);
   }
 };
 

@@ -21,7 +21,8 @@ Core::Core(const CommandSet& command_set, MachineOptions machine_options)
     op.kinds = has_kinds_word(def);
     op.params_at = op.kinds ? 8 : 4;
     op.conditional = def.conditional != Conditional::kForbidden;
-    if (const auto* f = def.handler.target<HandlerFunction>()) op.function = *f;
+    const auto* f = def.handler.target<HandlerFunction>();
+    op.function = f != nullptr ? *f : +[](Call& call) { return call.command().handler(call); };
     for (usize i = 0; i < def.params.size(); ++i) {
       const u32 bit = 1u << i;
       if (def.params[i].type == ParamType::kVariable) op.variable_mask |= bit;

@@ -65,14 +65,15 @@ using HandlerFunction = Outcome (*)(Call&);
 
 struct GameOp {
   const CommandDef* def = nullptr;
-  HandlerFunction function = nullptr;  // the handler when it is a plain function
-  u16 fixed = 0;                       // header + kinds word + parameters
-  u16 params_at = 4;                   // 8 with a kinds word
-  bool kinds = false;                  // has a kinds word
-  bool conditional = false;            // the signature allows a conditional
-  u32 variable_mask = 0;               // kVariable parameters
-  u32 value_mask = 0;  // kValue parameters (the kinds word may mark these as variables)
-  u32 float_mask = 0;  // kFloat parameters
+  // The handler when it is a plain function, else a function that calls the std::function.
+  HandlerFunction function = nullptr;
+  u16 fixed = 0;             // header + kinds word + parameters
+  u16 params_at = 4;         // 8 with a kinds word
+  bool kinds = false;        // has a kinds word
+  bool conditional = false;  // the signature allows a conditional
+  u32 variable_mask = 0;     // kVariable parameters
+  u32 value_mask = 0;        // kValue parameters (the kinds word may mark these as variables)
+  u32 float_mask = 0;        // kFloat parameters
 };
 
 struct ScriptRef {
@@ -113,28 +114,26 @@ class Core {
     return read_variable(in.variables, globals, name);
   }
   s32& ref(Instance& in, Hash name) { return variable_ref(in.variables, globals, name); }
-  // PAUSE with `frames` (the command at r.pc of `length` bytes): waits unless frames <= 0.
-  [[gnu::always_inline]] Flow pause_frames(Instance& in, Regs& r, u32 length, s32 frames) {
-    r.pc += length;
-    if (frames <= 0) return Flow::kNext;
-    in.pc = r.pc;
+  // PAUSE with `frames`, the next command at `next`: waits unless frames <= 0.
+  [[gnu::always_inline]] Step pause_frames(Instance& in, u32 next, s32 frames) {
+    if (frames <= 0) return next_at(next);
+    in.pc = next;
     in.last_line = 0;
     if (frames > 1) {
       in.state = InstanceState::kWaiting;
       in.wait = Wait::kFrames;
       in.resume_frame = frame + static_cast<u64>(frames);
     }
-    return Flow::kStop;
+    return kStop;
   }
-  [[gnu::always_inline]] Flow pause_seconds(Instance& in, Regs& r, u32 length, f64 seconds) {
-    r.pc += length;
-    if (!(seconds > 0.0)) return Flow::kNext;  // also NaN
-    in.pc = r.pc;
+  [[gnu::always_inline]] Step pause_seconds(Instance& in, u32 next, f64 seconds) {
+    if (!(seconds > 0.0)) return next_at(next);  // also NaN
+    in.pc = next;
     in.state = InstanceState::kWaiting;
     in.wait = Wait::kSeconds;
     in.resume_time = time + seconds;
     in.last_line = 0;
-    return Flow::kStop;
+    return kStop;
   }
   // Whether the IF at `p` (a valid layout) holds for this instance.
   [[gnu::always_inline]] bool if_holds(const Instance& in, const std::byte* p) const {
@@ -168,7 +167,7 @@ class Core {
     const u32 variables = op.variable_mask | (op.kinds ? read_u32(p + 4) & op.value_mask : 0);
     Call call(machine, in, in.user, in.variables, globals, *op.def, p + op.params_at, variables,
               op.float_mask);
-    const Outcome outcome = op.function != nullptr ? op.function(call) : op.def->handler(call);
+    const Outcome outcome = op.function(call);
     // A handler that released its instance leaves the slot free until the frame ends (released
     // slots are reused only then), so the state tells.
     if (in.state != InstanceState::kRunning || in.halted) [[unlikely]] {
@@ -219,7 +218,7 @@ class Core {
   u32 interpret(Machine& machine, Instance* only, u32 budget, bool& switched);
   // One built-in command of opcode kOp (skipped when kOp is not a built-in).
   template <u32 kOp, bool kChecked>
-  [[gnu::always_inline]] inline Flow run_builtin(Instance& in, Regs& r, const std::byte* p,
+  [[gnu::always_inline]] inline Step run_builtin(Instance& in, u32 pc, const std::byte* p,
                                                  u32 length);
 
   CommandSet commands;  // a copy: the dispatch table points into it

@@ -18,24 +18,22 @@
 namespace keel::script::detail {
 
 template <u32 kOp, bool kChecked>
-Flow Core::run_builtin(Instance& in, Regs& r, const std::byte* p, u32 length) {
+Step Core::run_builtin(Instance& in, u32 pc, const std::byte* p, u32 length) {
   using B = BuiltinOp<kOp>;
   if constexpr (!B::kDefined) {
-    r.pc += length;  // unknown: skipped (newer scripts on an older runtime)
-    return Flow::kNext;
+    return next_at(pc + length);  // unknown: skipped (newer scripts on an older runtime)
   } else {
     if constexpr (kChecked) {
       if (length < B::kInfo.size()) [[unlikely]] {
-        fail_at(in, r.pc, ErrorCode::kCorrupt,
-                too_short(B::kInfo.command, length, B::kInfo.size()));
-        return Flow::kStop;
+        fail_at(in, pc, ErrorCode::kCorrupt, too_short(B::kInfo.command, length, B::kInfo.size()));
+        return kStop;
       }
       if (const char* problem = check_layout<B>(p, length)) [[unlikely]] {
-        fail_at(in, r.pc, ErrorCode::kCorrupt, bad_layout(B::kInfo.command, problem));
-        return Flow::kStop;
+        fail_at(in, pc, ErrorCode::kCorrupt, bad_layout(B::kInfo.command, problem));
+        return kStop;
       }
     }
-    return B::run(*this, in, r, p, length);
+    return B::run(*this, in, pc, p, length);
   }
 }
 
@@ -65,7 +63,11 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
         if (!due(in, frame, time)) continue;
       }
       // The interpreter's registers. Every way out of an instance's frame goes to `done`.
-      Regs r{in.code, in.size, in.pc};
+      struct {
+        const std::byte* code;
+        u32 size;
+        u32 pc;
+      } r{in.code, in.size, in.pc};
       u32 left = budget;  // commands this instance may still run in this frame
       const std::byte* p = nullptr;
       u32 header = 0;
@@ -101,13 +103,16 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
   --left;                                                                   \
   goto* kTable[std::min<u32>(header & 0xFFFF, kBuiltinSlots)]
 
-#define KEEL_SCRIPT_OP(N)                                        \
-  op_##N : switch (run_builtin<N, kChecked>(in, r, p, length)) { \
-    case Flow::kNext: KEEL_SCRIPT_NEXT();                        \
-    case Flow::kStop: goto done;                                 \
-    case Flow::kEntered: goto entered;                           \
-  }                                                              \
-  goto done;
+#define KEEL_SCRIPT_OP(N)                                            \
+  op_##N : {                                                         \
+    const Step step = run_builtin<N, kChecked>(in, r.pc, p, length); \
+    if (step.flow == Flow::kNext) {                                  \
+      r.pc = step.pc;                                                \
+      KEEL_SCRIPT_NEXT();                                            \
+    }                                                                \
+    if (step.flow == Flow::kEntered) goto entered;                   \
+    goto done;                                                       \
+  }
 
       KEEL_SCRIPT_NEXT();
 
@@ -165,7 +170,7 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
     }
 
     entered:  // CHANGESCRIPT/CALLSCRIPT entered a script
-      r = Regs{in.code, in.size, 0};
+      r = {in.code, in.size, 0};
       if (in.trusted == kChecked) [[unlikely]]
         goto other_loop;
       KEEL_SCRIPT_NEXT();
@@ -173,7 +178,7 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
     end_of_script:  // return from CALLSCRIPT, or finish
       if (in.depth > 0) {
         return_from_call(in);
-        r = Regs{in.code, in.size, in.pc};
+        r = {in.code, in.size, in.pc};
         if (in.trusted == kChecked) [[unlikely]]
           goto other_loop;
         KEEL_SCRIPT_NEXT();
