@@ -101,6 +101,7 @@ Result<InstanceId> Machine::start(Hash script, void* user) {
   in.user = user;
   in.last_line = 0;
   in.error.reset();
+  in.generation += detail::kGenerationStep;  // odd counter: live
   ++c.live;
   return InstanceId{index, in.generation};
 }

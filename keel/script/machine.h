@@ -22,10 +22,10 @@
 
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
+#include "keel/core/slot_map.h"
 #include "keel/core/types.h"
 #include "keel/script/call.h"
 #include "keel/script/commands.h"
-#include "keel/script/instance_id.h"
 #include "keel/script/library.h"
 
 #include <functional>
@@ -38,6 +38,12 @@
 #include <vector>
 
 namespace keel::script {
+
+// Handle of a running script instance: keel's generational handle (core/slot_map.h). A handle of
+// a released instance is safely dead, even after its slot is reused, and a handle of another
+// Machine is never alive in this one.
+struct InstanceTag;
+using InstanceId = Handle<InstanceTag>;
 
 struct MachineOptions {
   u32 command_budget = 1000;  // commands per instance per frame

@@ -9,7 +9,7 @@
 namespace keel::script::detail {
 
 Core::Core(const CommandSet& command_set, MachineOptions machine_options)
-    : commands(command_set), options(machine_options) {
+    : commands(command_set), options(machine_options), salt(keel::detail::next_slot_map_salt()) {
   options.max_call_depth = std::min<u32>(options.max_call_depth, 255);
   for (const CommandDef& def : commands.all()) {
     if (def.builtin != script::Builtin::kNone) continue;
@@ -35,7 +35,9 @@ Core::Core(const CommandSet& command_set, MachineOptions machine_options)
 Instance* Core::get(InstanceId id) const {
   if (id.index >= used) return nullptr;
   Instance& in = slot(id.index);
-  if (in.state == InstanceState::kFree || in.generation != id.generation) return nullptr;
+  if (in.state == InstanceState::kFree || in.generation != id.generation || id.is_null()) {
+    return nullptr;
+  }
   return &in;
 }
 
@@ -46,6 +48,7 @@ void Core::grow() {
   std::unique_ptr<Frame[]> frames(new Frame[usize{kChunkSize} * depth]);
   for (u32 i = 0; i < kChunkSize; ++i) {
     instances[i].index = capacity + i;
+    instances[i].generation = salt;  // counter 0: free
     instances[i].stack = frames.get() + usize{i} * depth;
   }
   chunks.push_back(std::move(instances));
@@ -134,7 +137,7 @@ void Core::fail_at(Instance& in, u32 pc, ErrorCode code, std::string message) {
 void Core::release_slot(Instance& in) {
   in.state = InstanceState::kFree;
   in.halted = false;
-  ++in.generation;
+  in.generation += kGenerationStep;  // even counter: every handle to it is dead
   in.error.reset();
   // During update() the slot stays free until the frame ends, so a handler that released its
   // own instance (or another) never sees the slot taken by an instance it starts.

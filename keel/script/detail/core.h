@@ -40,8 +40,8 @@ struct Instance {
   bool halted = false;
   bool trusted = false;  // the current script was validated when loaded: no per-command checks
   u8 depth = 0;          // CALLSCRIPT depth
-  u32 generation = 0;
-  u64 born = 0;  // frame in which it was started (it first runs in the next)
+  u32 generation = 0;    // (counter << 8) | the Core's salt; odd counter: live (as keel::SlotMap)
+  u64 born = 0;          // frame in which it was started (it first runs in the next)
   union {
     u64 resume_frame = 0;
     f64 resume_time;
@@ -242,7 +242,10 @@ class Core {
   f64 time = 0.0;
   FrameStats stats;
   u64 total_commands = 0;
+  u32 salt = 1;  // low byte of every generation: handles of other Machines never match
 };
+
+inline constexpr u32 kGenerationStep = 0x100;  // one counter step above the salt byte
 
 // Error messages of the loop (out of line: the loop stays small).
 [[gnu::cold]] std::string command_failed(const CommandDef& def);
