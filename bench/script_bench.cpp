@@ -10,14 +10,15 @@
 //   }
 //
 // That is 5 commands per instance per frame (6 on every 100th), on named per-instance variables;
-// the Lua side keeps its counters in locals, which is the fastest Lua can do. SET and ADD are
-// built-in opcodes here. BM_ScriptFrameGameCommands runs the same logic with GSET/GADD, game
+// the Lua side keeps its counters in locals, which is the fastest Lua can do. The same Lua code
+// runs on Lua 5.4 (linked) and on LuaJIT 2.1 (opened at run time: see LuaJit below). SET and ADD
+// are built-in opcodes here. BM_ScriptFrameGameCommands runs the same logic with GSET/GADD, game
 // commands registered through CommandSet::add and dispatched to handler functions (the path of
 // every game-specific command). BM_ScriptFrameWaiting has every instance paused (the cost of
 // sleeping scripts); BM_CompileGuard compiles a 100-script file.
 #include "bench_support.h"
 #include "keel/script/basic_commands.h"
-#include "keel/script/compiler.h"
+#include "keel/script/compiler/compiler.h"
 #include "keel/script/machine.h"
 #include "keel/text/document.h"
 
@@ -29,8 +30,11 @@ extern "C" {
 
 #include <fmt/format.h>
 
+#include <dlfcn.h>
+
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -162,6 +166,102 @@ void BM_LuaCoroutineFrame(benchmark::State& state) {
 }
 BENCHMARK(BM_LuaCoroutineFrame)->Unit(benchmark::kMicrosecond);
 
+// LuaJIT 2.1 (its C API is Lua 5.1's). Lua 5.4 above owns the lua_* names in this process, and
+// LuaJIT calls its own API through the PLT, so it is opened with dlopen(RTLD_DEEPBIND) and used
+// through the few entry points the benchmark needs (declared here: lua.h of both versions cannot
+// share a translation unit).
+struct LuaJit {
+  struct State;
+  using CFunction = int (*)(State*);
+  State* (*newstate)() = nullptr;
+  void (*openlibs)(State*) = nullptr;
+  int (*loadstring)(State*, const char*) = nullptr;
+  int (*pcall)(State*, int, int, int) = nullptr;
+  void (*createtable)(State*, int, int) = nullptr;
+  State* (*newthread)(State*) = nullptr;
+  void (*pushvalue)(State*, int) = nullptr;
+  void (*xmove)(State*, State*, int) = nullptr;
+  void (*rawseti)(State*, int, int) = nullptr;
+  int (*resume)(State*, int) = nullptr;
+  void (*settop)(State*, int) = nullptr;
+  void (*close)(State*) = nullptr;
+  static constexpr int kYield = 1;     // LUA_YIELD
+  static constexpr int kMultRet = -1;  // LUA_MULTRET
+
+  // Null when the library is missing or cannot be opened this way (RTLD_DEEPBIND and the
+  // sanitizers' runtimes do not mix).
+  static const LuaJit* get() {
+    static const LuaJit* const instance = []() -> const LuaJit* {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+      return nullptr;
+#else
+      void* lib = dlopen(KEEL_LUAJIT_LIBRARY, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+      if (lib == nullptr) return nullptr;
+      static LuaJit api;
+      bool complete = true;
+      const auto bind = [&](auto& fn, const char* name) {
+        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)> >(dlsym(lib, name));
+        complete = complete && fn != nullptr;
+      };
+      bind(api.newstate, "luaL_newstate");
+      bind(api.openlibs, "luaL_openlibs");
+      bind(api.loadstring, "luaL_loadstring");
+      bind(api.pcall, "lua_pcall");
+      bind(api.createtable, "lua_createtable");
+      bind(api.newthread, "lua_newthread");
+      bind(api.pushvalue, "lua_pushvalue");
+      bind(api.xmove, "lua_xmove");
+      bind(api.rawseti, "lua_rawseti");
+      bind(api.resume, "lua_resume");
+      bind(api.settop, "lua_settop");
+      bind(api.close, "lua_close");
+      return complete ? &api : nullptr;
+#endif
+    }();
+    return instance;
+  }
+};
+
+// The same Lua code and driving loop as BM_LuaCoroutineFrame, on LuaJIT.
+void BM_LuaJitCoroutineFrame(benchmark::State& state) {
+  const LuaJit* jit = LuaJit::get();
+  if (jit == nullptr) {
+    state.SkipWithError("LuaJIT (" KEEL_LUAJIT_LIBRARY ") is not available in this build");
+    return;
+  }
+  LuaJit::State* L = jit->newstate();
+  jit->openlibs(L);
+  // luaL_dostring: leaves the function on the stack.
+  if (jit->loadstring(L, kLuaLoop) != 0 || jit->pcall(L, 0, LuaJit::kMultRet, 0) != 0) {
+    std::abort();
+  }
+  jit->createtable(L, 0, 0);  // index 2: keeps the coroutines alive
+  std::vector<LuaJit::State*> threads;
+  threads.reserve(kInstances);
+  for (u32 i = 0; i < kInstances; ++i) {
+    LuaJit::State* co = jit->newthread(L);
+    jit->pushvalue(L, 1);
+    jit->xmove(L, co, 1);
+    jit->rawseti(L, 2, static_cast<int>(i) + 1);  // pops the thread
+    threads.push_back(co);
+  }
+  const auto frame = [&] {
+    for (LuaJit::State* co : threads) {
+      if (jit->resume(co, 0) != LuaJit::kYield) std::abort();
+      jit->settop(co, 0);  // drops the yielded values (none), as lua_pop does above
+    }
+  };
+  for (int i = 0; i < 3; ++i) frame();
+  for (auto _ : state) frame();
+  const double commands = static_cast<double>(state.iterations()) * kInstances * 5.01;
+  state.counters["commands/s"] = benchmark::Counter(commands, benchmark::Counter::kIsRate);
+  state.counters["ns/command"] =
+      benchmark::Counter(commands, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kInstances));
+  jit->close(L);
+}
+BENCHMARK(BM_LuaJitCoroutineFrame)->Unit(benchmark::kMicrosecond);
+
 void BM_CompileGuard(benchmark::State& state) {
   const script::CommandSet commands = bench_commands();
   std::string source;
@@ -188,4 +288,8 @@ KEEL_BENCH_RATIO("script VM frame vs Lua 5.4 coroutines (10k instances, same log
                  "BM_ScriptFrame", "BM_LuaCoroutineFrame");
 KEEL_BENCH_RATIO("script VM frame, SET/ADD as game commands, vs Lua 5.4 coroutines",
                  "BM_ScriptFrameGameCommands", "BM_LuaCoroutineFrame");
+KEEL_BENCH_RATIO("script VM frame vs LuaJIT 2.1 coroutines (10k instances, same logic)",
+                 "BM_ScriptFrame", "BM_LuaJitCoroutineFrame");
+KEEL_BENCH_RATIO("script VM frame, SET/ADD as game commands, vs LuaJIT 2.1 coroutines",
+                 "BM_ScriptFrameGameCommands", "BM_LuaJitCoroutineFrame");
 KEEL_BENCH_MAIN()

@@ -1,25 +1,14 @@
 #include "keel/script/bytecode.h"
 
+#include "keel/script/detail/builtins.h"
+
 #include <array>
 
 namespace keel::script {
 
 std::string_view builtin_mnemonic(Opcode opcode) {
-  switch (opcode) {
-    case kOpBreak: return "BREAK";
-    case kOpPauseInt: return "PAUSE";
-    case kOpPauseVar: return "PAUSE";
-    case kOpPauseSeconds: return "PAUSESECONDS";
-    case kOpPauseSecondsVar: return "PAUSESECONDS";
-    case kOpIf: return "IF";
-    case kOpChangeScript: return "CHANGESCRIPT";
-    case kOpCallScript: return "CALLSCRIPT";
-    case kOpSetInt:
-    case kOpSetVar: return "SET";
-    case kOpAddInt:
-    case kOpAddVar: return "ADD";
-    default: return {};
-  }
+  const detail::BuiltinInfo* info = detail::builtin_info(opcode);
+  return info != nullptr ? info->command : std::string_view();
 }
 
 namespace {

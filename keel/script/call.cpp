@@ -1,6 +1,6 @@
 #include "keel/script/call.h"
 
-#include "keel/script/instance.h"
+#include "keel/script/detail/core.h"
 #include "keel/script/machine.h"
 
 namespace keel::script {
@@ -14,8 +14,8 @@ u64 Call::frame() const { return machine_.frame(); }
 f64 Call::time() const { return machine_.time(); }
 
 Outcome Call::fail(std::string message) {
-  machine_.fail_instance(instance_, ErrorCode::kRefused,
-                         fmt::format("`{}`: {}", command_.name, message));
+  machine_.core_->fail_instance(instance_, ErrorCode::kRefused,
+                                fmt::format("`{}`: {}", command_.name, message));
   return Outcome::kFail;
 }
 

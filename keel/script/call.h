@@ -11,10 +11,10 @@
 
 #include "keel/core/assert.h"
 #include "keel/core/hash.h"
+#include "keel/core/slot_map.h"
 #include "keel/core/types.h"
 #include "keel/script/bytecode.h"
 #include "keel/script/commands.h"
-#include "keel/script/instance_id.h"
 #include "keel/script/variables.h"
 
 #include <bit>
@@ -25,6 +25,8 @@
 namespace keel::script {
 
 class Machine;
+struct InstanceTag;
+using InstanceId = Handle<InstanceTag>;
 namespace detail {
 struct Instance;
 }
@@ -93,6 +95,8 @@ class Call {
   u32 raw_at(u32 index) const {
     KEEL_ASSERT(index < param_count(), "`{}` has {} parameters, asked for #{}", command_.name,
                 param_count(), index + 1);
+    if (index >= param_count()) [[unlikely]]
+      return 0;  // release builds: never a read past the command
     return read_u32(params_ + usize{index} * kParamSize);
   }
   static s32 truncate(f32 f) {

@@ -1,5 +1,7 @@
 #include "keel/script/commands.h"
 
+#include "keel/script/detail/builtins.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -15,18 +17,6 @@ std::string_view to_string(ParamType type) {
     case ParamType::kValue: return "value";
   }
   return "?";
-}
-
-text::ParamKinds token_kinds(ParamType type) {
-  switch (type) {
-    case ParamType::kInt:
-    case ParamType::kFloat: return text::kNumber;
-    case ParamType::kString: return text::kString;
-    case ParamType::kName:
-    case ParamType::kVariable: return text::kName;
-    case ParamType::kValue: return text::kNumber | text::kName;
-  }
-  return 0;
 }
 
 namespace {
@@ -107,8 +97,6 @@ Status CommandSet::add(CommandDef def) {
   return ok();
 }
 
-void CommandSet::add_builtin(CommandDef def) { defs_.push_back(std::move(def)); }
-
 const CommandDef* CommandSet::find(std::string_view name) const {
   for (const CommandDef& d : defs_) {
     if (same_name(d.name, name)) return &d;
@@ -117,27 +105,12 @@ const CommandDef* CommandSet::find(std::string_view name) const {
 }
 
 const CommandDef* CommandSet::find(Opcode opcode) const {
-  Builtin builtin = Builtin::kNone;
-  switch (opcode) {
-    case kOpBreak: builtin = Builtin::kBreak; break;
-    case kOpPauseInt:
-    case kOpPauseVar: builtin = Builtin::kPause; break;
-    case kOpPauseSeconds:
-    case kOpPauseSecondsVar: builtin = Builtin::kPauseSeconds; break;
-    case kOpIf: builtin = Builtin::kIf; break;
-    case kOpChangeScript: builtin = Builtin::kChangeScript; break;
-    case kOpCallScript: builtin = Builtin::kCallScript; break;
-    case kOpSetInt:
-    case kOpSetVar: builtin = Builtin::kSet; break;
-    case kOpAddInt:
-    case kOpAddVar: builtin = Builtin::kAdd; break;
-    default: break;
+  if (const detail::BuiltinInfo* info = detail::builtin_info(opcode)) {
+    const CommandDef* def = find(info->command);
+    return def != nullptr && def->builtin == Builtin::kCommand ? def : nullptr;
   }
   for (const CommandDef& d : defs_) {
-    if (builtin != Builtin::kNone ? d.builtin == builtin
-                                  : (d.builtin == Builtin::kNone && d.opcode == opcode)) {
-      return &d;
-    }
+    if (d.builtin == Builtin::kNone && d.opcode == opcode) return &d;
   }
   return nullptr;
 }
@@ -155,42 +128,63 @@ std::string_view CommandSet::suggest(std::string_view name) const {
   return best;
 }
 
+namespace {
+
+// The parameter type a built-in's script name takes at position `index`: the union of what its
+// opcodes (one per operand layout) accept there.
+ParamType builtin_param(std::string_view command, u32 index) {
+  bool number = false;
+  bool real = false;
+  bool name = false;
+  bool string = false;
+  for (const detail::BuiltinInfo& info : detail::kBuiltins) {
+    if (info.opcode == 0 || info.command != command || index >= info.operand_count) continue;
+    switch (info.operands[index]) {
+      case detail::Operand::kInt: number = true; break;
+      case detail::Operand::kF32: real = true; break;
+      case detail::Operand::kVar: name = true; break;
+      case detail::Operand::kStr: string = true; break;
+    }
+  }
+  if (string) return ParamType::kString;
+  if ((number || real) && name) return ParamType::kValue;
+  if (name) return ParamType::kVariable;
+  return real ? ParamType::kFloat : ParamType::kInt;
+}
+
+}  // namespace
+
+// Generated from the opcode table (detail/builtins.h): one command per script name, and one per
+// alias.
 CommandSet default_commands() {
-  using text::Conditional;
   CommandSet set;
-  auto builtin = [&](std::string name, Opcode opcode, std::vector<ParamSpec> params,
-                     Conditional conditional, Builtin kind, std::string help) {
+  CommandDef script;
+  script.name = "SCRIPT";
+  script.params = {{ParamType::kString, {}}};
+  script.conditional = Conditional::kRequired;
+  script.builtin = Builtin::kScript;
+  script.help = "SCRIPT(\"name\") { commands }";
+  set.defs_.push_back(std::move(script));
+  for (const detail::BuiltinInfo& info : detail::kBuiltins) {
+    if (info.opcode == 0 || set.find(info.command) != nullptr) continue;
     CommandDef def;
-    def.name = std::move(name);
-    def.opcode = opcode;
-    def.params = std::move(params);
-    def.conditional = conditional;
-    def.builtin = kind;
-    def.help = std::move(help);
-    set.add_builtin(std::move(def));
-  };
-  const ParamSpec string{ParamType::kString, {}};
-  const ParamSpec value{ParamType::kValue, {}};
-  builtin("SCRIPT", 0, {string}, Conditional::kRequired, Builtin::kScript,
-          "SCRIPT(\"name\") { commands }");
-  builtin("BREAK", kOpBreak, {}, Conditional::kForbidden, Builtin::kBreak, "BREAK();");
-  builtin("PAUSE", kOpPauseInt, {value}, Conditional::kForbidden, Builtin::kPause,
-          "PAUSE(frames);");
-  builtin("PAUSEFRAMES", kOpPauseInt, {value}, Conditional::kForbidden, Builtin::kPause,
-          "PAUSEFRAMES(frames);");
-  builtin("PAUSESECONDS", kOpPauseSeconds, {{ParamType::kValue, {}}}, Conditional::kForbidden,
-          Builtin::kPauseSeconds, "PAUSESECONDS(seconds);");
-  builtin("IF", kOpIf, {value, {ParamType::kName, {}}, value}, Conditional::kRequired, Builtin::kIf,
-          "IF(a, comparator, b) command-or-block");
-  builtin("CHANGESCRIPT", kOpChangeScript, {string}, Conditional::kForbidden,
-          Builtin::kChangeScript, "CHANGESCRIPT(\"name\");");
-  builtin("CALLSCRIPT", kOpCallScript, {string}, Conditional::kForbidden, Builtin::kCallScript,
-          "CALLSCRIPT(\"name\");");
-  const ParamSpec variable{ParamType::kVariable, {}};
-  builtin("SET", kOpSetInt, {variable, value}, Conditional::kForbidden, Builtin::kSet,
-          "SET(variable, value);");
-  builtin("ADD", kOpAddInt, {variable, value}, Conditional::kForbidden, Builtin::kAdd,
-          "ADD(variable, value);");
+    def.opcode = info.opcode;
+    def.builtin = Builtin::kCommand;
+    def.help = std::string(info.help);
+    if (info.layout == detail::Layout::kIf) {
+      def.params = {{ParamType::kValue, {}}, {ParamType::kName, {}}, {ParamType::kValue, {}}};
+      def.conditional = Conditional::kRequired;
+    } else {
+      for (u32 i = 0; i < info.operand_count; ++i) {
+        def.params.push_back({builtin_param(info.command, i), {}});
+      }
+    }
+    for (const std::string_view name : {info.command, info.alias}) {
+      if (name.empty()) continue;
+      def.name = std::string(name);
+      set.defs_.push_back(def);
+    }
+  }
   return set;
 }
 

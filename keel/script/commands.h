@@ -16,7 +16,6 @@
 #include "keel/core/error.h"
 #include "keel/core/types.h"
 #include "keel/script/bytecode.h"
-#include "keel/text/signature.h"
 
 #include <functional>
 #include <initializer_list>
@@ -40,7 +39,13 @@ enum class ParamType : u8 {
 };
 
 std::string_view to_string(ParamType type);
-text::ParamKinds token_kinds(ParamType type);  // which token types the script may write
+
+// Whether a command is followed by a conditional command or block (like IF).
+enum class Conditional : u8 {
+  kForbidden,  // `CMD(...);` only
+  kAllowed,    // a conditional command or block may follow (the handler's kNext runs it)
+  kRequired,   // a conditional command or block must follow
+};
 
 struct ParamSpec {
   ParamType type = ParamType::kInt;
@@ -62,23 +67,17 @@ using Handler = std::function<Outcome(Call&)>;
 
 // Built-in commands are compiled and executed by the module itself; games cannot redefine them.
 enum class Builtin : u8 {
-  kNone,  // a game command
-  kScript,
-  kBreak,
-  kPause,  // PAUSE and PAUSEFRAMES
-  kPauseSeconds,
-  kIf,
-  kChangeScript,
-  kCallScript,
-  kSet,
-  kAdd,
+  kNone,     // a game command
+  kScript,   // SCRIPT("name") { ... }: not a command, the definition of a script
+  kCommand,  // a command of the language (BREAK, PAUSE, IF, SET, ...): `opcode` is one of its
+             // opcodes (the compiler picks the one that fits the parameters written)
 };
 
 struct CommandDef {
   std::string name = {};  // matched case-insensitively
   Opcode opcode = 0;
   std::vector<ParamSpec> params = {};
-  text::Conditional conditional = text::Conditional::kForbidden;
+  Conditional conditional = Conditional::kForbidden;
   Handler handler = {};
   std::string help = {};  // one line for tools and messages, e.g. "ATTACK(\"target\", damage);"
   Builtin builtin = Builtin::kNone;
@@ -91,15 +90,14 @@ class CommandSet {
   Status add(CommandDef def);
 
   const CommandDef* find(std::string_view name) const;  // case-insensitive
-  const CommandDef* find(Opcode opcode) const;          // game commands and built-ins
+  // Game commands, and built-ins when the set has them (default_commands()).
+  const CommandDef* find(Opcode opcode) const;
   const std::vector<CommandDef>& all() const { return defs_; }
   // The closest known name (for "did you mean"), empty if nothing is close.
   std::string_view suggest(std::string_view name) const;
 
-  // Internal: used by default_commands() to register the built-ins.
-  void add_builtin(CommandDef def);
-
  private:
+  friend CommandSet default_commands();
   std::vector<CommandDef> defs_;
 };
 

@@ -171,7 +171,7 @@ TEST(ScriptLibrary, ValidateStream) {
   ASSERT_TRUE(commands.add({.name = "NEAR",
                             .opcode = 0x0300,
                             .params = {{ParamType::kInt, {}}},
-                            .conditional = text::Conditional::kAllowed,
+                            .conditional = Conditional::kAllowed,
                             .handler = [](Call&) { return Outcome::kNext; }}));
   const auto near_block = to_code({0x00, 0x03, 12, 0, 5, 0, 0, 0, 1, 0, 4, 0});
   EXPECT_TRUE(validate_stream(near_block, &commands));

@@ -22,12 +22,11 @@
 
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
+#include "keel/core/slot_map.h"
 #include "keel/core/types.h"
 #include "keel/script/call.h"
 #include "keel/script/commands.h"
-#include "keel/script/instance_id.h"
 #include "keel/script/library.h"
-#include "keel/script/variables.h"
 
 #include <functional>
 #include <memory>
@@ -40,9 +39,18 @@
 
 namespace keel::script {
 
+// Handle of a running script instance: keel's generational handle (core/slot_map.h). A handle of
+// a released instance is safely dead, even after its slot is reused, and a handle of another
+// Machine is never alive in this one.
+struct InstanceTag;
+using InstanceId = Handle<InstanceTag>;
+
 struct MachineOptions {
   u32 command_budget = 1000;  // commands per instance per frame
   u32 max_call_depth = 16;    // nested CALLSCRIPTs, at most 255 (beyond: the instance fails)
+  // Run every script in the checked loop, even those validated when loaded (slower: for tests
+  // and tools that compare the loops).
+  bool check_every_command = false;
 };
 
 enum class InstanceState : u8 {
@@ -83,9 +91,7 @@ struct FrameStats {
 };
 
 namespace detail {
-struct Instance;
-struct GameOp;
-struct Frame;
+class Core;
 }  // namespace detail
 
 class Machine {
@@ -121,7 +127,7 @@ class Machine {
   InstanceState state(InstanceId id) const;
   const Error* error(InstanceId id) const;  // set when the state is kFailed
   void* user(InstanceId id) const;
-  u32 instance_count() const { return live_; }
+  u32 instance_count() const;
 
   // Instance variables (see the header comment for the lookup rules).
   std::optional<s32> find_variable(InstanceId id, Hash name) const;
@@ -148,11 +154,11 @@ class Machine {
   // yields, pauses, finishes, fails or uses its budget. Instances started during the frame first
   // run in the next one.
   void update(f64 dt);
-  u64 frame() const { return frame_; }
-  f64 time() const { return time_; }
-  const FrameStats& last_frame() const { return stats_; }
-  u64 total_commands() const { return total_commands_; }
-  const MachineOptions& options() const { return options_; }
+  u64 frame() const;
+  f64 time() const;
+  const FrameStats& last_frame() const;
+  u64 total_commands() const;
+  const MachineOptions& options() const;
 
   // --- debugging ---
   using TraceFn = std::function<void(const TraceEvent&)>;
@@ -176,72 +182,7 @@ class Machine {
 
  private:
   friend class Call;
-  struct ScriptRef {
-    Hash hash;
-    const Script* script;
-    bool trusted;  // validated against the command set when loaded: run without checks
-  };
-  const ScriptRef* find_ref(Hash name) const;
-  enum class Mode : u8 { kFast, kDebug, kStep };
-
-  detail::Instance* get(InstanceId id) const;
-  detail::Instance& slot(u32 index) const;
-  void grow();
-  template <Mode kMode>
-  [[gnu::always_inline]] inline u32 run_instance(detail::Instance& in, u32 budget);
-  template <Mode kMode, bool kChecked>
-  [[gnu::always_inline]] inline u32 run(detail::Instance& in, u32 budget, bool& switched);
-  // One frame with debugging off (machine_fast.cpp): the scheduler and, for validated scripts,
-  // the threaded interpreter in one loop. Other instances go through run_instance_fast.
-  void run_frame_fast();
-  u32 run_instance_fast(detail::Instance& in, u32 budget);
-  // CHANGESCRIPT/CALLSCRIPT `target` at `pc`: enters the script (the instance's script, code,
-  // size and call stack change; its pc becomes 0) and returns true, or fails the instance (no
-  // such script, calls nested too deep) and returns false. Defined in instance.h.
-  [[gnu::always_inline]] inline bool enter_script(detail::Instance& in, Opcode op, Hash target,
-                                                  u32 pc, u32 length, u32 executed);
-  // Runs game command `op` at `pc` (its bytes at `p`): its outcome, or nothing when the handler
-  // released, failed or halted the instance. Defined in instance.h.
-  [[gnu::always_inline]] inline std::optional<Outcome> call_game(detail::Instance& in,
-                                                                 const detail::GameOp& op,
-                                                                 const std::byte* p, u32 pc);
-  // Whether the IF at `p` (a valid layout) holds for this instance.
-  [[gnu::always_inline]] inline bool if_holds(const detail::Instance& in, const std::byte* p) const;
-  // PAUSE with `frames` > 0 / PAUSESECONDS with `seconds` > 0, the next command at `pc`: the
-  // instance stops for this frame (and waits, unless one frame is all it asked for).
-  [[gnu::always_inline]] inline void pause_frames(detail::Instance& in, u32 pc, s32 frames);
-  [[gnu::always_inline]] inline void pause_seconds(detail::Instance& in, u32 pc, f64 seconds);
-  void finish(detail::Instance& in);
-  void fail_instance(detail::Instance& in, ErrorCode code, std::string message);
-  void fail_missing_script(detail::Instance& in, Opcode op, Hash target);
-  [[gnu::cold]] u32 fail_at_pc(detail::Instance& in, u32 pc, u32 executed, ErrorCode code,
-                               std::string message);
-  void emit(TraceKind kind, const detail::Instance& in, std::string_view message = {},
-            u32 length = 0);
-  u32 line_of(const detail::Instance& in) const;
-  bool breakpoint_at(detail::Instance& in) const;
-  bool debug_active() const { return static_cast<bool>(trace_) || !breakpoints_.empty(); }
-
-  CommandSet commands_;  // a copy: the dispatch table points into it
-  MachineOptions options_;
-  std::vector<detail::GameOp> game_ops_;  // indexed by opcode - kFirstGameOpcode
-  std::vector<const Library*> libraries_;
-  std::vector<ScriptRef> scripts_;  // sorted by hash
-  std::vector<std::unique_ptr<detail::Instance[]>> chunks_;
-  std::vector<std::unique_ptr<detail::Frame[]>> stacks_;  // call stacks, one block per chunk
-  TraceEvent step_event_;
-  bool updating_ = false;
-  u32 capacity_ = 0;
-  u32 used_ = 0;  // slots ever used (high-water mark)
-  u32 live_ = 0;
-  std::vector<u32> free_;
-  GlobalVariables globals_;
-  std::vector<std::pair<Hash, u32>> breakpoints_;
-  TraceFn trace_;
-  u64 frame_ = 0;
-  f64 time_ = 0.0;
-  FrameStats stats_;
-  u64 total_commands_ = 0;
+  std::unique_ptr<detail::Core> core_;
 };
 
 }  // namespace keel::script

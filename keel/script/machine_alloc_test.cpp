@@ -1,36 +1,12 @@
-// Tens of thousands of instances run together without per-frame allocation. This file replaces
-// the global operator new/delete of the keel_script_tests executable with counting versions
-// (plain malloc/free underneath); counting is on only inside the measured frames.
+// Tens of thousands of instances run together without per-frame allocation (counted by
+// keel/core/testing's counting operator new, linked through TEST_DEPS keel::core_testing).
+#include "keel/core/testing/alloc_counter.h"
 #include "keel/script/machine.h"
-
 #include "keel/script/testing/script_testing.h"
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <vector>
-
-namespace {
-
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-
-void* counted_alloc(std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-
-}  // namespace
-
-void* operator new(std::size_t size) { return counted_alloc(size); }
-void* operator new[](std::size_t size) { return counted_alloc(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace keel::script {
 namespace {
@@ -62,26 +38,23 @@ TEST(ScriptMachineAllocations, TwentyThousandInstancesAllocateNothingPerFrame) {
     ids.push_back(*id);
   }
   for (int i = 0; i < 10; ++i) machine.update(1.0 / 60.0);  // warm-up: variables are created
-  g_allocations = 0;
-  g_counting = true;
+  keel::testing::AllocationScope scope;
   u64 commands_run = 0;
   for (int i = 0; i < 100; ++i) {
     machine.update(1.0 / 60.0);
     commands_run += machine.last_frame().commands;
   }
-  g_counting = false;
-  EXPECT_EQ(g_allocations.load(), 0);
+  EXPECT_EQ(scope.count(), 0u) << scope.counts();
   EXPECT_GT(commands_run, 100u * 15000u * 3u);
   EXPECT_EQ(machine.instance_count(), kInstances);
   EXPECT_GT(machine.variable(ids[0], "laps"), 10);
   EXPECT_EQ(machine.state(ids[3]), InstanceState::kWaiting);
 
   // The counter itself works: a vector growth in the measured region is seen.
-  g_counting = true;
+  scope.reset();
   std::vector<int> probe;
   probe.push_back(1);
-  g_counting = false;
-  EXPECT_GE(g_allocations.load(), 1);
+  EXPECT_GE(scope.count(), 1u);
 }
 
 }  // namespace

@@ -71,10 +71,12 @@ class ScriptGenerator {
 };
 
 struct LoopRun {
-  explicit LoopRun(const Library& library, bool debug_loop)
+  LoopRun(const Library& library, bool debug_loop, bool check_every_command = false)
       : commands(testing::probe_commands(log)),
         machine(std::make_unique<Machine>(
-            commands, MachineOptions{.command_budget = 40, .max_call_depth = 3})) {
+            commands, MachineOptions{.command_budget = 40,
+                                     .max_call_depth = 3,
+                                     .check_every_command = check_every_command})) {
     EXPECT_TRUE(machine->add_library(library));
     if (debug_loop) machine->set_trace([](const TraceEvent&) {});
   }
@@ -89,11 +91,55 @@ std::string describe(const Machine& m, InstanceId id) {
                      m.variable(id, "b"), error != nullptr ? error->to_string() : "");
 }
 
+// Runs both machines frame by frame and requires the same behaviour; returns commands compared.
+int compare_runs(LoopRun& x_run, LoopRun& y_run, int scripts) {
+  std::vector<InstanceId> xs;
+  std::vector<InstanceId> ys;
+  for (int s = 0; s < scripts; ++s) {
+    const std::string name = fmt::format("s{}", s);
+    const auto a = x_run.machine->start(name);
+    const auto b = y_run.machine->start(name);
+    EXPECT_TRUE(a && b);
+    if (!a || !b) return 0;
+    EXPECT_EQ(a->index, b->index);
+    x_run.machine->set_variable(*a, "a", s);
+    y_run.machine->set_variable(*b, "a", s);
+    xs.push_back(*a);
+    ys.push_back(*b);
+  }
+  int compared = 0;
+  for (int frame = 0; frame < 25; ++frame) {
+    x_run.machine->update(1.0 / 60.0);
+    y_run.machine->update(1.0 / 60.0);
+    EXPECT_EQ(x_run.log.runs, y_run.log.runs) << "frame " << frame + 1;
+    const FrameStats& x = x_run.machine->last_frame();
+    const FrameStats& y = y_run.machine->last_frame();
+    EXPECT_EQ(x.commands, y.commands) << "frame " << frame + 1;
+    EXPECT_EQ(x.instances_run, y.instances_run);
+    EXPECT_EQ(x.budget_hits, y.budget_hits);
+    EXPECT_EQ(x.failures, y.failures);
+    for (usize i = 0; i < xs.size(); ++i) {
+      EXPECT_EQ(describe(*x_run.machine, xs[i]), describe(*y_run.machine, ys[i]))
+          << "frame " << frame + 1;
+      const auto p = x_run.machine->position(xs[i]);
+      const auto q = y_run.machine->position(ys[i]);
+      EXPECT_EQ(p.has_value(), q.has_value());
+      if (p && q) {
+        EXPECT_EQ(p->offset, q->offset);
+        EXPECT_EQ(p->depth, q->depth);
+      }
+    }
+    compared += static_cast<int>(x.commands);
+    if (::testing::Test::HasFailure()) return compared;
+  }
+  return compared;
+}
+
 TEST(ScriptLoops, ThreadedAndGenericLoopsAgreeOnRandomScripts) {
   testing::ProbeLog compile_log;  // the compiler only needs the signatures
   const CommandSet reference_commands = testing::probe_commands(compile_log);
   int compared = 0;
-  for (u32 seed = 1; seed <= 300; ++seed) {
+  for (u32 seed = 1; seed <= 300 && !HasFailure(); ++seed) {
     ScriptGenerator generator(seed);
     const int scripts = 1 + static_cast<int>(seed % 4);
     const std::string source = generator.library(scripts);
@@ -101,45 +147,51 @@ TEST(ScriptLoops, ThreadedAndGenericLoopsAgreeOnRandomScripts) {
     auto library = compile_text(source, reference_commands, diag, {.warn_unknown_targets = false});
     ASSERT_TRUE(library) << source << diag.render();
     SCOPED_TRACE(source);
-
+    // Validated scripts without checks (debugging off) against the debugging loop.
     LoopRun fast(*library, false);
     LoopRun generic(*library, true);
-    std::vector<InstanceId> ids;
-    for (int s = 0; s < scripts; ++s) {
-      const std::string name = fmt::format("s{}", s);
-      const auto a = fast.machine->start(name);
-      const auto b = generic.machine->start(name);
-      ASSERT_TRUE(a && b);
-      ASSERT_EQ(*a, *b);
-      fast.machine->set_variable(*a, "a", s);
-      generic.machine->set_variable(*b, "a", s);
-      ids.push_back(*a);
-    }
-    for (int frame = 0; frame < 25; ++frame) {
-      fast.machine->update(1.0 / 60.0);
-      generic.machine->update(1.0 / 60.0);
-      ASSERT_EQ(fast.log.runs, generic.log.runs) << "frame " << frame + 1;
-      const FrameStats& x = fast.machine->last_frame();
-      const FrameStats& y = generic.machine->last_frame();
-      ASSERT_EQ(x.commands, y.commands) << "frame " << frame + 1;
-      ASSERT_EQ(x.instances_run, y.instances_run);
-      ASSERT_EQ(x.budget_hits, y.budget_hits);
-      ASSERT_EQ(x.failures, y.failures);
-      for (InstanceId id : ids) {
-        ASSERT_EQ(describe(*fast.machine, id), describe(*generic.machine, id))
-            << "frame " << frame + 1;
-        const auto p = fast.machine->position(id);
-        const auto q = generic.machine->position(id);
-        ASSERT_EQ(p.has_value(), q.has_value());
-        if (p) {
-          ASSERT_EQ(p->offset, q->offset);
-          ASSERT_EQ(p->depth, q->depth);
-        }
-      }
-      compared += static_cast<int>(x.commands);
-    }
+    compared += compare_runs(fast, generic, scripts);
+    // ... and against the checked loop (every command checked, as for unvalidated bytes).
+    LoopRun fast_again(*library, false);
+    LoopRun checked(*library, false, true);
+    compared += compare_runs(fast_again, checked, scripts);
   }
-  EXPECT_GT(compared, 10'000);  // the generator really runs scripts
+  EXPECT_GT(compared, 20'000);  // the generator really runs scripts
+}
+
+// Scripts that do not validate (random bytes changed after compiling) run in the checked loop:
+// with debugging off and on it must behave the same, stop at the first bad command with an
+// error, and never crash.
+TEST(ScriptLoops, CheckedLoopsAgreeOnCorruptedScripts) {
+  testing::ProbeLog compile_log;
+  const CommandSet reference_commands = testing::probe_commands(compile_log);
+  int compared = 0;
+  int unvalidated = 0;
+  for (u32 seed = 1; seed <= 300 && !HasFailure(); ++seed) {
+    ScriptGenerator generator(seed);
+    const int scripts = 1 + static_cast<int>(seed % 4);
+    const std::string source = generator.library(scripts);
+    text::Diagnostics diag;
+    auto compiled = compile_text(source, reference_commands, diag, {.warn_unknown_targets = false});
+    ASSERT_TRUE(compiled) << source << diag.render();
+    std::mt19937 rng(seed);
+    Library library;
+    for (const Script& original : compiled->scripts()) {
+      Script s = original;
+      for (int flips = 0; flips < 2 && !s.code.empty(); ++flips) {
+        const usize at = std::uniform_int_distribution<usize>(0, s.code.size() - 1)(rng);
+        s.code[at] = static_cast<std::byte>(std::uniform_int_distribution<int>(0, 255)(rng));
+      }
+      unvalidated += validate_stream(s.code, &reference_commands) ? 0 : 1;
+      ASSERT_TRUE(library.add_script(std::move(s)));
+    }
+    SCOPED_TRACE(source);
+    LoopRun fast(library, false);
+    LoopRun generic(library, true);
+    compared += compare_runs(fast, generic, scripts);
+  }
+  EXPECT_GT(unvalidated, 200);  // most libraries really have bad scripts
+  EXPECT_GT(compared, 5'000);
 }
 
 }  // namespace

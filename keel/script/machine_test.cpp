@@ -333,7 +333,7 @@ TEST(ScriptMachine, GameCommandOutcomes) {
   ASSERT_TRUE(commands.add({.name = "NEAR",
                             .opcode = 0x0501,
                             .params = {{ParamType::kValue, {}}},
-                            .conditional = text::Conditional::kAllowed,
+                            .conditional = Conditional::kAllowed,
                             .handler = [](Call& call) {
                               return call.value_at(0) < 5 ? Outcome::kNext : Outcome::kFalse;
                             }}));

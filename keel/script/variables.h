@@ -24,11 +24,8 @@ class VariableSet {
     for (u32 i = 0; i < count_; ++i) {
       if (inline_[i].name == name) return &inline_[i].value;
     }
-    if (!more_.empty()) [[unlikely]] {
-      for (Variable& v : more_) {
-        if (v.name == name) return &v.value;
-      }
-    }
+    if (!more_.empty()) [[unlikely]]
+      return find_more(name);
     return nullptr;
   }
   const s32* find(Hash name) const { return const_cast<VariableSet*>(this)->find(name); }
@@ -60,6 +57,13 @@ class VariableSet {
   }
 
  private:
+  [[gnu::noinline]] s32* find_more(Hash name) {
+    for (Variable& v : more_) {
+      if (v.name == name) return &v.value;
+    }
+    return nullptr;
+  }
+
   Variable inline_[kInline];
   u32 count_ = 0;
   std::vector<Variable> more_;
@@ -90,16 +94,27 @@ class GlobalVariables {
 };
 
 // The lookup rule every reader uses: the instance's own variable, else the game-wide one, else 0.
+// The instance's own variables are searched inline; the rest is out of line, so a command
+// handler's common path stays small.
+[[gnu::noinline]] inline s32 read_global(const GlobalVariables& globals, Hash name) {
+  const s32* g = globals.find(name);
+  return g != nullptr ? *g : 0;
+}
 inline s32 read_variable(const VariableSet& own, const GlobalVariables& globals, Hash name) {
-  if (const s32* v = own.find(name)) return *v;
-  if (const s32* g = globals.find(name)) return *g;
-  return 0;
+  if (const s32* v = own.find(name)) [[likely]]
+    return *v;
+  return read_global(globals, name);
 }
 // ... and every writer: the instance's own, else an existing game-wide one, else a new own one.
-inline s32& variable_ref(VariableSet& own, GlobalVariables& globals, Hash name) {
-  if (s32* v = own.find(name)) return *v;
+[[gnu::noinline]] inline s32& variable_ref_slow(VariableSet& own, GlobalVariables& globals,
+                                                Hash name) {
   if (s32* g = globals.find(name)) return *g;
   return own.insert(name, 0);
+}
+inline s32& variable_ref(VariableSet& own, GlobalVariables& globals, Hash name) {
+  if (s32* v = own.find(name)) [[likely]]
+    return *v;
+  return variable_ref_slow(own, globals, name);
 }
 
 }  // namespace keel::script

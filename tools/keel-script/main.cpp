@@ -7,10 +7,11 @@
 // The commands available are the language's built-ins plus PRINT("text"), SET(var, value) and
 // ADD(var, value). Exit status: 0 fine, 1 errors in the script (or the run failed), 2 usage or
 // I/O error. The logic lives in keel/script.
+#include "keel/core/bytes.h"
 #include "keel/core/file.h"
 #include "keel/script/basic_commands.h"
-#include "keel/script/compiler.h"
-#include "keel/script/disassembler.h"
+#include "keel/script/compiler/compiler.h"
+#include "keel/script/compiler/disassembler.h"
 #include "keel/script/library.h"
 #include "keel/script/machine.h"
 #include "keel/text/document.h"
@@ -49,8 +50,7 @@ std::optional<Loaded> load(const std::string& path, const script::CommandSet& co
     return std::nullopt;
   }
   if (is_compiled(*bytes)) {
-    auto lib = script::Library::from_bytes(
-        std::span(reinterpret_cast<const std::byte*>(bytes->data()), bytes->size()), path);
+    auto lib = script::Library::from_bytes(keel::as_bytes(*bytes), path);
     if (!lib) {
       fmt::print(stderr, "keel-script: {}\n", lib.error().to_string());
       status = 1;
@@ -263,10 +263,8 @@ int main(int argc, char** argv) {
     }
     auto loaded = load(in, commands, options, status);
     if (!loaded) return status;
-    const std::vector<std::byte> bytes = loaded->library.to_bytes();
-    if (auto st = keel::write_file_atomic(
-            out, std::span(reinterpret_cast<const keel::u8*>(bytes.data()), bytes.size()));
-        !st) {
+    const keel::ByteBuffer bytes = loaded->library.to_bytes();
+    if (auto st = keel::write_file_atomic(out, keel::as_u8(bytes)); !st) {
       fmt::print(stderr, "keel-script: {}\n", st.error().to_string());
       return 2;
     }

@@ -3,7 +3,7 @@
 
 #include "keel/script/basic_commands.h"
 #include "keel/script/commands.h"
-#include "keel/script/compiler.h"
+#include "keel/script/compiler/compiler.h"
 #include "keel/script/library.h"
 #include "keel/text/document.h"
 

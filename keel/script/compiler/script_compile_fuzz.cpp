@@ -3,8 +3,8 @@
 // frames of the VM. A compile may fail (with located errors) but never crash, and whatever it
 // produces must validate, load back identically and run.
 #include "keel/script/basic_commands.h"
-#include "keel/script/compiler.h"
-#include "keel/script/disassembler.h"
+#include "keel/script/compiler/compiler.h"
+#include "keel/script/compiler/disassembler.h"
 #include "keel/script/machine.h"
 #include "keel/text/document.h"
 

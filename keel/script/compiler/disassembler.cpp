@@ -1,6 +1,7 @@
-#include "keel/script/disassembler.h"
+#include "keel/script/compiler/disassembler.h"
 
 #include "keel/script/bytecode.h"
+#include "keel/script/detail/builtins.h"
 
 #include <fmt/format.h>
 
@@ -44,7 +45,9 @@ std::string hex(std::span<const std::byte> bytes) {
 
 // Size of the part of a command shown as bytes (everything before its conditional commands).
 u32 head_size(Opcode op, u32 length, const CommandSet& commands) {
-  if (op == kOpIf) return std::min<u32>(length, kIfConditionalOffset);
+  if (const detail::BuiltinInfo* info = detail::builtin_info(op)) {
+    return info->layout == detail::Layout::kIf ? std::min<u32>(length, info->size()) : length;
+  }
   if (op >= kFirstGameOpcode) {
     if (const CommandDef* def = commands.find(op)) return std::min<u32>(length, fixed_size(*def));
     return std::min<u32>(length, 8);
@@ -55,18 +58,42 @@ u32 head_size(Opcode op, u32 length, const CommandSet& commands) {
 // Offset of the nested commands of a command (0 when it has none).
 u32 nested_at(const std::byte* p, u32 length, const CommandSet& commands) {
   const Opcode op = read_u16(p);
-  if (op == kOpIf) {
-    const u32 at = static_cast<u8>(p[7]);
-    return at >= kIfConditionalOffset && at % 4 == 0 && at < length ? at : 0;
+  if (const detail::BuiltinInfo* info = detail::builtin_info(op)) {
+    if (length < info->size() || detail::check_builtin_layout(op, p, length) != nullptr) return 0;
+    const u32 at = detail::builtin_block(*info, p);
+    return at < length ? at : 0;
   }
   if (op >= kFirstGameOpcode) {
     const CommandDef* def = commands.find(op);
-    if (def != nullptr && def->conditional != text::Conditional::kForbidden &&
+    if (def != nullptr && def->conditional != Conditional::kForbidden &&
         fixed_size(*def) < length) {
       return fixed_size(*def);
     }
   }
   return 0;
+}
+
+// A built-in command from its operand layout: "PAUSE 5", "SET x, 5", "IF health < 50".
+std::string format_builtin(const detail::BuiltinInfo& info, const std::byte* p, u32 length,
+                           const Library* library) {
+  if (length < info.size()) return fmt::format("{} (cut off)", info.command);
+  if (info.layout == detail::Layout::kIf) {
+    const auto b = [p](u32 i) { return static_cast<u8>(p[i]); };
+    return fmt::format("{} {} {} {}", info.command, operand(b(5), read_u32(p + 8), library),
+                       comparator_symbol(b(4)), operand(b(6), read_u32(p + 12), library));
+  }
+  std::string out(info.command);
+  for (u32 i = 0; i < info.operand_count; ++i) {
+    out += i == 0 ? " " : ", ";
+    const u32 raw = read_u32(p + 4 + 4 * i);
+    switch (info.operands[i]) {
+      case detail::Operand::kInt: out += fmt::format("{}", std::bit_cast<s32>(raw)); break;
+      case detail::Operand::kF32: out += fmt::format("{}", std::bit_cast<f32>(raw)); break;
+      case detail::Operand::kVar: out += name_of(raw, library); break;
+      case detail::Operand::kStr: out += quoted(raw, library); break;
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -81,41 +108,8 @@ std::string format_command(std::span<const std::byte> command, const CommandSet&
     if (offset + 4 > length) return std::nullopt;
     return read_u32(p + offset);
   };
-  switch (op) {
-    case kOpBreak: return "BREAK";
-    case kOpPauseInt:
-    case kOpPauseVar:
-    case kOpPauseSeconds:
-    case kOpPauseSecondsVar:
-    case kOpChangeScript:
-    case kOpCallScript: {
-      const auto raw = param(4);
-      if (!raw) return fmt::format("{} (cut off)", builtin_mnemonic(op));
-      std::string arg;
-      if (op == kOpPauseInt) arg = fmt::format("{}", std::bit_cast<s32>(*raw));
-      if (op == kOpPauseVar || op == kOpPauseSecondsVar) arg = name_of(*raw, library);
-      if (op == kOpPauseSeconds) arg = fmt::format("{}", std::bit_cast<f32>(*raw));
-      if (op == kOpChangeScript || op == kOpCallScript) arg = quoted(*raw, library);
-      return fmt::format("{} {}", builtin_mnemonic(op), arg);
-    }
-    case kOpSetInt:
-    case kOpSetVar:
-    case kOpAddInt:
-    case kOpAddVar: {
-      const auto target = param(4);
-      const auto value = param(8);
-      if (!target || !value) return fmt::format("{} (cut off)", builtin_mnemonic(op));
-      return fmt::format(
-          "{} {}, {}", builtin_mnemonic(op), name_of(*target, library),
-          operand(op == kOpSetVar || op == kOpAddVar ? kParamVar : kParamInt, *value, library));
-    }
-    case kOpIf: {
-      if (length < kIfConditionalOffset) return "IF (cut off)";
-      const auto* b = reinterpret_cast<const u8*>(p);
-      return fmt::format("IF {} {} {}", operand(b[5], read_u32(p + 8), library),
-                         comparator_symbol(b[4]), operand(b[6], read_u32(p + 12), library));
-    }
-    default: break;
+  if (const detail::BuiltinInfo* info = detail::builtin_info(op)) {
+    return format_builtin(*info, p, length, library);
   }
   const CommandDef* def = op >= kFirstGameOpcode ? commands.find(op) : nullptr;
   if (def == nullptr) return fmt::format("op 0x{:04X} (unknown: skipped)", op);

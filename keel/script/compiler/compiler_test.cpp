@@ -1,7 +1,9 @@
 // Script compiler: spec checks 19-28 (byte-exact where the book fixes the bytes) and the compile
 // errors of spec section 3.7.
-#include "keel/script/compiler.h"
+#include "keel/script/compiler/compiler.h"
+#include "keel/script/compiler/disassembler.h"
 
+#include "keel/core/bytes.h"
 #include "keel/core/hash.h"
 #include "keel/script/bytecode.h"
 #include "keel/script/testing/script_testing.h"
@@ -152,7 +154,7 @@ TEST(ScriptCompiler, Check25_FractionalFramesTruncate) {
   const std::vector<u8> seconds = compile_body("PAUSESECONDS(0.5);");
   EXPECT_THAT(seconds, ElementsAre(0x04, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x3F));
   EXPECT_THAT(compile_body("PAUSESECONDS(delay);"), ::testing::BeginEndDistanceIs(8));
-  EXPECT_EQ(compile_body("PAUSESECONDS(delay);")[0], kOpPauseSecondsVar);
+  EXPECT_EQ(compile_body("PAUSESECONDS(delay);")[0], 0x05);  // PAUSESECONDS with a variable
 }
 
 TEST(ScriptCompiler, Check26_CompileErrors) {
@@ -239,7 +241,7 @@ TEST(ScriptCompiler, Check28_EveryLengthAlignedAndAtLeastFour) {
       EXPECT_EQ(length % 4, 0u);
       EXPECT_GE(length, 4u);
       ++commands_seen;
-      if (read_u16(s.code.data() + pc) == kOpIf) {
+      if (read_u16(s.code.data() + pc) == 0x0006) {  // IF
         ends.push_back(pc + length);
         pc += 16;
       } else {
@@ -283,7 +285,7 @@ TEST(ScriptCompiler, GameCommandsAreCheckedAndEncoded) {
   ASSERT_TRUE(commands.add({.name = "NEAR",
                             .opcode = 0x0301,
                             .params = {{ParamType::kInt, {}}},
-                            .conditional = text::Conditional::kAllowed,
+                            .conditional = Conditional::kAllowed,
                             .handler = noop}));
   text::Diagnostics diag;
   auto lib = compile_text(
@@ -331,7 +333,7 @@ TEST(ScriptCompiler, CommandSetRejectsBadDefinitions) {
                              .handler = noop}));
   EXPECT_EQ(commands.find("one")->opcode, 0x0400);
   EXPECT_EQ(commands.find(Opcode{0x0400})->name, "ONE");
-  EXPECT_EQ(commands.find(kOpPauseVar)->name, "PAUSE");
+  EXPECT_EQ(commands.find(Opcode{0x0003})->name, "PAUSE");  // PAUSE with a variable
   EXPECT_EQ(commands.suggest("CHANGESCRPT"), "CHANGESCRIPT");
   EXPECT_EQ(commands.suggest("XYZZY"), "");
 }
@@ -384,6 +386,43 @@ TEST(ScriptCompiler, CompileOneTakesExactlyOneScriptStatement) {
   EXPECT_THAT(code_of(*lib, "B"), ElementsAre(2, 0, 8, 0, 2, 0, 0, 0));
   EXPECT_FALSE(compile_one(*texture, commands, diag));
   EXPECT_THAT(diag.render(), HasSubstr("expected a SCRIPT(\"name\") { } statement"));
+}
+
+}  // namespace
+}  // namespace keel::script
+
+namespace keel::script {
+namespace {
+
+TEST(EntryPoints, CompileWithoutBuiltinsReportsScriptUnknown) {
+  const CommandSet empty;  // default-constructed: no SCRIPT, no built-ins
+  text::Diagnostics diag;
+  const auto lib = testing::compile_text("SCRIPT(\"s\") { BREAK(); }", empty, diag);
+  EXPECT_FALSE(lib);
+  EXPECT_THAT(diag.render(), ::testing::HasSubstr("`SCRIPT` is unknown"));
+  // A game command named SCRIPT does not pass for the built-in.
+  CommandSet impostor;
+  ASSERT_TRUE(impostor.add(
+      {.name = "SCRIPT", .opcode = 0x0100, .handler = [](Call&) { return Outcome::kNext; }}));
+  text::Diagnostics diag2;
+  EXPECT_FALSE(testing::compile_text("SCRIPT(\"s\") { }", impostor, diag2));
+  EXPECT_THAT(diag2.render(), ::testing::HasSubstr("`SCRIPT` is unknown"));
+}
+
+TEST(EntryPoints, CompilerAndDisassemblerEmptyInputs) {
+  text::Diagnostics diag;
+  const auto none = compile(nullptr, default_commands(), diag);  // an empty file
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+  // The disassembler with an empty command set and cut-off commands.
+  const CommandSet empty;
+  EXPECT_EQ(format_command({}, empty, nullptr), "(cut off)");
+  const keel::ByteBuffer pause =
+      testing::to_code({0x02, 0x00, 0x04, 0x00});  // PAUSE without operand
+  EXPECT_EQ(format_command(pause, empty, nullptr), "PAUSE (cut off)");
+  Library lib;
+  ASSERT_TRUE(lib.add_script(Script{string_hash("s"), "s", pause, {}, {}}));
+  EXPECT_THAT(disassemble(lib, empty), ::testing::HasSubstr("PAUSE (cut off)"));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Debugging: trace, breakpoints by script and line, single step, and the disassembler.
-#include "keel/script/disassembler.h"
+#include "keel/script/compiler/disassembler.h"
 #include "keel/script/machine.h"
 
 #include "keel/core/hash.h"

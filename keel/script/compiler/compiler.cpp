@@ -1,7 +1,9 @@
-#include "keel/script/compiler.h"
+#include "keel/script/compiler/compiler.h"
 
 #include "keel/core/assert.h"
 #include "keel/script/bytecode.h"
+#include "keel/script/detail/builtins.h"
+#include "keel/text/signature.h"
 
 #include <algorithm>
 #include <bit>
@@ -23,6 +25,30 @@ text::ParamKinds kind_of(const Token& t) {
     case text::TokenType::kCommand: return 0;
   }
   return 0;
+}
+
+// Which token types a script may write for a parameter type.
+text::ParamKinds token_kinds(ParamType type) {
+  switch (type) {
+    case ParamType::kInt:
+    case ParamType::kFloat: return text::kNumber;
+    case ParamType::kString: return text::kString;
+    case ParamType::kName:
+    case ParamType::kVariable: return text::kName;
+    case ParamType::kValue: return text::kNumber | text::kName;
+  }
+  return 0;
+}
+
+// Whether a token can be a built-in's operand of this kind.
+bool fits(detail::Operand operand, const Token& t) {
+  switch (operand) {
+    case detail::Operand::kInt:
+    case detail::Operand::kF32: return t.is_number();
+    case detail::Operand::kVar: return t.is_name();
+    case detail::Operand::kStr: return t.type == text::TokenType::kString;
+  }
+  return false;
 }
 
 std::string count_text(usize n) { return fmt::format("{} parameter{}", n, n == 1 ? "" : "s"); }
@@ -64,8 +90,15 @@ class Compiler {
 
  private:
   void script(const Token& stmt) {
+    const CommandDef* script_def = commands_.find("SCRIPT");
+    if (script_def == nullptr || script_def->builtin != Builtin::kScript) {
+      diag_.error(stmt,
+                  "`SCRIPT` is unknown: the command set has no built-in commands (start from "
+                  "script::default_commands() and add the game's commands to it)");
+      return;
+    }
     const usize errors_before = diag_.error_count();
-    check(stmt, *commands_.find("SCRIPT"));
+    check(stmt, *script_def);
     if (diag_.error_count() != errors_before) return;
     if (!stmt.block) {
       diag_.error(*stmt.conditional, "SCRIPT(\"{}\") must be followed by a {{ }} block",
@@ -137,12 +170,12 @@ class Compiler {
       }
     }
     const bool has_conditional = cmd.conditional != nullptr || cmd.block;
-    if (def.conditional == text::Conditional::kForbidden && has_conditional) {
+    if (def.conditional == Conditional::kForbidden && has_conditional) {
       const Token& at = cmd.conditional != nullptr ? *cmd.conditional : cmd;
       diag_.error(at, "`{}` does not take a conditional command or block; end it with `;`",
                   def.name);
       good = false;
-    } else if (def.conditional == text::Conditional::kRequired && !has_conditional) {
+    } else if (def.conditional == Conditional::kRequired && !has_conditional) {
       diag_.error(cmd, "`{}` must be followed by a command or a {{ }} block", def.name);
       good = false;
     }
@@ -171,56 +204,63 @@ class Compiler {
       }
     }
     switch (def->builtin) {
-      case Builtin::kBreak: header(kOpBreak, 4); break;
-      case Builtin::kPause: {
-        const Token& p = *cmd.param(0);
-        if (p.is_number()) {
-          const s32 frames = p.as_int();
-          if (frames <= 0) diag_.warning(p, "PAUSE({}) does not wait", p.text);
-          header(kOpPauseInt, 8);
-          u32_(std::bit_cast<u32>(frames));
-        } else {
-          header(kOpPauseVar, 8);
-          u32_(symbol(p));
-        }
-        break;
-      }
-      case Builtin::kPauseSeconds: {
-        const Token& p = *cmd.param(0);
-        if (p.is_number()) {
-          if (p.number <= 0.0) diag_.warning(p, "PAUSESECONDS({}) does not wait", p.text);
-          header(kOpPauseSeconds, 8);
-          u32_(std::bit_cast<u32>(static_cast<f32>(p.number)));
-        } else {
-          header(kOpPauseSecondsVar, 8);
-          u32_(symbol(p));
-        }
-        break;
-      }
-      case Builtin::kIf: compile_if(cmd); break;
-      case Builtin::kChangeScript:
-      case Builtin::kCallScript: {
-        header(def->builtin == Builtin::kChangeScript ? kOpChangeScript : kOpCallScript, 8);
-        const Token& target = *cmd.param(0);
-        targets_.emplace_back(target.hash(), &target);
-        u32_(symbol(target));
-        break;
-      }
-      case Builtin::kSet:
-      case Builtin::kAdd: {
-        const Token& value = *cmd.param(1);
-        const bool set = def->builtin == Builtin::kSet;
-        header(value.is_name() ? (set ? kOpSetVar : kOpAddVar) : (set ? kOpSetInt : kOpAddInt), 12);
-        u32_(symbol(*cmd.param(0)));
-        operand(value);
-        break;
-      }
+      case Builtin::kCommand: compile_builtin(cmd, *def); break;
       case Builtin::kNone: compile_game(cmd, *def); break;
       case Builtin::kScript: break;  // handled above
     }
   }
 
-  void compile_if(const Token& cmd) {
+  // A command of the language: the opcode (detail/builtins.h) of that name whose operands fit
+  // what was written, encoded from its operand layout.
+  void compile_builtin(const Token& cmd, const CommandDef& def) {
+    const detail::BuiltinInfo* named = detail::builtin_info(def.opcode);
+    if (named == nullptr) {
+      diag_.error(cmd, "`{}` is not a built-in command of this runtime", def.name);
+      return;
+    }
+    if (named->layout == detail::Layout::kIf) {
+      compile_if(cmd, named->opcode);
+      return;
+    }
+    for (const detail::BuiltinInfo& info : detail::kBuiltins) {
+      if (info.opcode == 0 || info.command != named->command) continue;
+      bool all = true;
+      for (u32 i = 0; i < info.operand_count && all; ++i) {
+        const Token* p = cmd.param(i);
+        all = p != nullptr && fits(info.operands[i], *p);
+      }
+      if (!all) continue;
+      header(info.opcode, info.size());
+      for (u32 i = 0; i < info.operand_count; ++i) builtin_operand(info, i, *cmd.param(i));
+      return;
+    }
+    diag_.error(cmd, "`{}` has no form that takes these parameters (usage: {})", def.name,
+                def.help);
+  }
+
+  void builtin_operand(const detail::BuiltinInfo& info, u32 index, const Token& p) {
+    switch (info.operands[index]) {
+      case detail::Operand::kInt:
+        if (info.warn_not_positive && p.as_int() <= 0) {
+          diag_.warning(p, "{}({}) does not wait", info.command, p.text);
+        }
+        u32_(std::bit_cast<u32>(p.as_int()));
+        break;
+      case detail::Operand::kF32:
+        if (info.warn_not_positive && p.number <= 0.0) {
+          diag_.warning(p, "{}({}) does not wait", info.command, p.text);
+        }
+        u32_(std::bit_cast<u32>(static_cast<f32>(p.number)));
+        break;
+      case detail::Operand::kStr:  // a script name
+        targets_.emplace_back(p.hash(), &p);
+        u32_(symbol(p));
+        break;
+      case detail::Operand::kVar: u32_(symbol(p)); break;
+    }
+  }
+
+  void compile_if(const Token& cmd, Opcode opcode) {
     Comparator comparator{};
     const Token& name = *cmd.param(1);
     if (!parse_comparator(name.text, comparator)) {
@@ -229,7 +269,7 @@ class Compiler {
       return;
     }
     const usize start = code_.size();
-    header(kOpIf, 0);
+    header(opcode, 0);
     const Token& a = *cmd.param(0);
     const Token& b = *cmd.param(2);
     code_.push_back(static_cast<std::byte>(comparator));

@@ -1,0 +1,241 @@
+// Internal: THE interpreter loop, one template for every way a script runs. Its instantiations
+// (interpreter.cpp): the scheduler with validated scripts and debugging off (the common case:
+// no per-command checks), with tracing or breakpoints on, single steps, and scripts that were
+// not validated (every command's length and layout checked before it runs).
+//
+// Dispatch is threaded (GCC/Clang labels as values): every command jumps to the next from its
+// own site, so the branch predictor learns which command follows which, and the loop's state
+// stays in registers. Built-in commands come from detail/builtins.h, one label per opcode slot;
+// game commands call their handler. machine_loops_test.cpp runs random scripts through the
+// instantiations and requires the same behaviour.
+#pragma once
+
+#include "keel/script/detail/builtins.h"
+#include "keel/script/detail/core.h"
+
+#include <algorithm>
+
+namespace keel::script::detail {
+
+template <u32 kOp, bool kChecked>
+Step Core::run_builtin(Instance& in, u32 pc, const std::byte* p, u32 length) {
+  using B = BuiltinOp<kOp>;
+  if constexpr (!B::kDefined) {
+    return next_at(pc + length);  // unknown: skipped (newer scripts on an older runtime)
+  } else {
+    if constexpr (kChecked) {
+      if (length < B::kInfo.size()) [[unlikely]] {
+        fail_at(in, pc, ErrorCode::kCorrupt, too_short(B::kInfo.command, length, B::kInfo.size()));
+        return kStop;
+      }
+      if (const char* problem = check_layout<B>(p, length)) [[unlikely]] {
+        fail_at(in, pc, ErrorCode::kCorrupt, bad_layout(B::kInfo.command, problem));
+        return kStop;
+      }
+    }
+    return B::run(*this, in, pc, p, length);
+  }
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#pragma GCC diagnostic ignored "-Wunused-label"  // the checked loop's labels
+template <Mode kMode, bool kChecked, bool kSingle>
+u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bool& switched) {
+  constexpr bool kDebug = kMode != Mode::kFast;
+  static_assert(kBuiltinSlots == 16, "one label per built-in slot below");
+  // Index: the opcode, or kBuiltinSlots for every opcode above (game commands; reserved
+  // built-ins 16-255 are unknown and skipped there like any unknown opcode).
+  static void* const kTable[kBuiltinSlots + 1] = {
+      &&op_skip, &&op_1,  &&op_2,  &&op_3,  &&op_4,  &&op_5,  &&op_6,  &&op_7,   &&op_8,
+      &&op_9,    &&op_10, &&op_11, &&op_12, &&op_13, &&op_14, &&op_15, &&op_game};
+  const GameOp* const ops = game_ops.data();
+  const u32 op_count = static_cast<u32>(game_ops.size());
+  const u32 count = kSingle ? 1 : used;
+  u64 commands_run = 0;
+  u32 instances_run = 0;
+  for (u32 base = 0; base < count; base += kChunkSize) {
+    Instance* const chunk = kSingle ? only : chunks[base >> kChunkShift].get();
+    const u32 n = kSingle ? 1 : std::min(kChunkSize, count - base);
+    for (u32 i = 0; i < n; ++i) {
+      Instance& in = chunk[i];
+      if constexpr (!kSingle) {
+        if (!due(in, frame, time)) continue;
+      }
+      // The interpreter's registers. Every way out of an instance's frame goes to `done`.
+      struct {
+        const std::byte* code;
+        u32 size;
+        u32 pc;
+      } r{in.code, in.size, in.pc};
+      u32 left = budget;  // commands this instance may still run in this frame
+      const std::byte* p = nullptr;
+      u32 header = 0;
+      u32 length = 0;
+      if constexpr (!kSingle) {
+        if (in.trusted == kChecked) [[unlikely]]
+          goto other_loop;
+      }
+
+// Ends every command: the end of the script and the budget are checked, the next command's
+// header read (and, checked, its length), the debugger told; then it is counted and dispatched.
+#define KEEL_SCRIPT_NEXT()                                                  \
+  if (r.pc >= r.size) [[unlikely]]                                          \
+    goto end_of_script;                                                     \
+  if (left == 0) [[unlikely]]                                               \
+    goto out_of_budget;                                                     \
+  p = r.code + r.pc;                                                        \
+  if constexpr (kChecked) {                                                 \
+    if (r.size - r.pc < kHeaderSize) {                                      \
+      goto cut_off;                                                         \
+    }                                                                       \
+  }                                                                         \
+  header = read_u32(p);                                                     \
+  length = header >> 16;                                                    \
+  if constexpr (kChecked) {                                                 \
+    if ((length < kHeaderSize) | (length & 3) | (length > r.size - r.pc)) { \
+      goto corrupt_length;                                                  \
+    }                                                                       \
+  }                                                                         \
+  if constexpr (kDebug) {                                                   \
+    if (debug_stop<kMode>(in, r.pc, length)) goto done;                     \
+  }                                                                         \
+  --left;                                                                   \
+  goto* kTable[std::min<u32>(header & 0xFFFF, kBuiltinSlots)]
+
+#define KEEL_SCRIPT_OP(N)                                            \
+  op_##N : {                                                         \
+    const Step step = run_builtin<N, kChecked>(in, r.pc, p, length); \
+    if (step.flow == Flow::kNext) {                                  \
+      r.pc = step.pc;                                                \
+      KEEL_SCRIPT_NEXT();                                            \
+    }                                                                \
+    if (step.flow == Flow::kEntered) goto entered;                   \
+    goto done;                                                       \
+  }
+
+      KEEL_SCRIPT_NEXT();
+
+      KEEL_SCRIPT_OP(1)
+      KEEL_SCRIPT_OP(2)
+      KEEL_SCRIPT_OP(3)
+      KEEL_SCRIPT_OP(4)
+      KEEL_SCRIPT_OP(5)
+      KEEL_SCRIPT_OP(6)
+      KEEL_SCRIPT_OP(7)
+      KEEL_SCRIPT_OP(8)
+      KEEL_SCRIPT_OP(9)
+      KEEL_SCRIPT_OP(10)
+      KEEL_SCRIPT_OP(11)
+      KEEL_SCRIPT_OP(12)
+      KEEL_SCRIPT_OP(13)
+      KEEL_SCRIPT_OP(14)
+      KEEL_SCRIPT_OP(15)
+
+    op_skip:  // unknown opcode: skipped (newer scripts on an older runtime)
+      r.pc += length;
+      KEEL_SCRIPT_NEXT();
+
+    op_game : {
+      const u32 index = (header & 0xFFFF) - kFirstGameOpcode;  // 16-255 wrap to huge values
+      if (index >= op_count || ops[index].def == nullptr) [[unlikely]] {
+        r.pc += length;  // unknown: skipped
+        KEEL_SCRIPT_NEXT();
+      }
+      const GameOp& g = ops[index];
+      if constexpr (kChecked) {
+        if (length < g.fixed) [[unlikely]] {
+          fail_at(in, r.pc, ErrorCode::kCorrupt, too_short(g.def->name, length, g.fixed));
+          goto done;
+        }
+      }
+      const std::optional<Outcome> outcome = call_game(machine, in, g, p, r.pc);
+      if (!outcome) [[unlikely]]
+        goto done;
+      switch (*outcome) {
+        case Outcome::kNext:
+          r.pc += g.conditional ? g.fixed : length;  // into the conditional, if any
+          KEEL_SCRIPT_NEXT();
+        case Outcome::kFalse: r.pc += length; KEEL_SCRIPT_NEXT();
+        case Outcome::kYield:
+          in.pc = r.pc + length;
+          in.last_line = 0;
+          goto done;
+        case Outcome::kRetry: in.last_line = 0; goto done;
+        case Outcome::kStop: finish(in); goto done;
+        case Outcome::kFail: break;
+      }
+      fail_at(in, r.pc, ErrorCode::kRefused, command_failed(*g.def));
+      goto done;
+    }
+
+    entered:  // CHANGESCRIPT/CALLSCRIPT entered a script
+      r = {in.code, in.size, 0};
+      if (in.trusted == kChecked) [[unlikely]]
+        goto other_loop;
+      KEEL_SCRIPT_NEXT();
+
+    end_of_script:  // return from CALLSCRIPT, or finish
+      if (in.depth > 0) {
+        return_from_call(in);
+        r = {in.code, in.size, in.pc};
+        if (in.trusted == kChecked) [[unlikely]]
+          goto other_loop;
+        KEEL_SCRIPT_NEXT();
+      }
+      in.pc = r.pc;
+      finish(in);
+      goto done;
+
+    out_of_budget:
+      in.pc = r.pc;
+      if constexpr (kMode != Mode::kStep) {
+        ++stats.budget_hits;
+        if (trace) [[unlikely]]
+          emit(TraceKind::kBudget, in);  // (a handler may have turned tracing on)
+      }
+      in.last_line = 0;
+      goto done;
+
+    cut_off:
+      fail_at(in, r.pc, ErrorCode::kCorrupt,
+              too_short("the last command header", r.size - r.pc, kHeaderSize));
+      goto done;
+
+    corrupt_length:
+      fail_at(in, r.pc, ErrorCode::kCorrupt, bad_length(header & 0xFFFF, length, r.size - r.pc));
+      goto done;
+
+    other_loop:  // the script now running needs the other kChecked
+      if constexpr (kSingle) {
+        switched = true;
+      } else {
+        left -= run_single<kMode>(machine, in, left);
+      }
+    done:
+      commands_run += budget - left;
+      instances_run += left != budget ? 1 : 0;
+#undef KEEL_SCRIPT_OP
+#undef KEEL_SCRIPT_NEXT
+    }
+  }
+  if constexpr (!kSingle) {
+    stats.commands += commands_run;
+    stats.instances_run += instances_run;
+  }
+  return static_cast<u32>(commands_run);
+}
+#pragma GCC diagnostic pop
+
+template <Mode kMode>
+u32 Core::run_single(Machine& machine, Instance& in, u32 budget) {
+  u32 ran = 0;
+  for (;;) {
+    bool switched = false;
+    ran += in.trusted ? interpret<kMode, false, true>(machine, &in, budget - ran, switched)
+                      : interpret<kMode, true, true>(machine, &in, budget - ran, switched);
+    if (!switched) return ran;
+  }
+}
+
+}  // namespace keel::script::detail
