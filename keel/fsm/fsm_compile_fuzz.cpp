@@ -1,6 +1,6 @@
 // Fuzz target: arbitrary text as FSM source. Parsing and compiling report errors and never
 // crash; whatever compiles is a valid image (it reloads from its bytes) and runs.
-#include "keel/fsm/compiler.h"
+#include "keel/fsm/compiler/compiler.h"
 #include "keel/fsm/testing/exercise.h"
 #include "keel/text/document.h"
 

@@ -15,7 +15,7 @@
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
-#include "keel/fsm/hash_slots.h"
+#include "keel/fsm/detail/hash_slots.h"
 
 #include <deque>
 #include <functional>

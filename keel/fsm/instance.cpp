@@ -2,7 +2,7 @@
 #include "keel/fsm/instance.h"
 
 #include "keel/core/assert.h"
-#include "keel/fsm/modifier.h"
+#include "keel/fsm/detail/modifier.h"
 
 #include <bit>
 

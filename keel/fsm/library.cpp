@@ -1,6 +1,7 @@
 #include "keel/fsm/library.h"
 
 #include "keel/core/assert.h"
+#include "keel/fsm/detail/streams.h"
 
 #include <algorithm>
 #include <set>
@@ -215,7 +216,7 @@ Status FsmLibrary::link_one(Entry& entry) {
     const StateView sv = v.state(i);
     for (u32 e = 0; e < sv.event_count(); ++e) {
       const u32* stream = sv.handler(e).data();
-      visit_commands(stream, [&](u32 pc) {
+      detail::visit_commands(stream, [&](u32 pc) {
         if (header_opcode(stream[pc]) != static_cast<u8>(Opcode::kTransition)) return;
         const Hash target = stream[pc + 1];
         if (def->find_state(target) != nullptr) return;

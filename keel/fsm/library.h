@@ -20,7 +20,7 @@
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
 #include "keel/fsm/compiled.h"
-#include "keel/fsm/hash_slots.h"
+#include "keel/fsm/detail/hash_slots.h"
 
 #include <deque>
 #include <memory>

@@ -10,10 +10,10 @@
 // does not know get behaviour bits in order of first appearance, unless --types describes them.
 // Exit status: 0 fine, 1 errors in the input, 2 usage or I/O errors.
 #include "keel/core/file.h"
-#include "keel/fsm/compiler.h"
-#include "keel/fsm/dot.h"
+#include "keel/fsm/compiler/compiler.h"
+#include "keel/fsm/compiler/dot.h"
 #include "keel/fsm/library.h"
-#include "keel/fsm/simulator.h"
+#include "keel/fsm/compiler/simulator.h"
 #include "keel/text/document.h"
 
 #include <fmt/format.h>

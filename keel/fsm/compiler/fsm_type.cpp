@@ -1,7 +1,7 @@
-#include "keel/fsm/fsm_type.h"
+#include "keel/fsm/compiler/fsm_type.h"
 
 #include "keel/core/assert.h"
-#include "keel/fsm/modifier.h"
+#include "keel/fsm/detail/modifier.h"
 #include "keel/text/document.h"
 
 #include <array>

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "keel/fsm/compiled.h"
-#include "keel/fsm/fsm_type.h"
+#include "keel/fsm/compiler/fsm_type.h"
 #include "keel/text/diagnostics.h"
 #include "keel/text/token.h"
 
