@@ -3,7 +3,7 @@
 // calls and the names of its type's behaviour bits.
 //
 //   auto image = fsm::compile(doc->first(), types, diag);          // compiler.h
-//   std::vector<std::byte> bytes = image->to_bytes();              // what goes on disk
+//   ByteBuffer bytes = image->to_bytes();                          // what goes on disk
 //   Result<CompiledFsms> loaded = CompiledFsms::from_bytes(bytes); // validated: never trust a file
 //
 // from_bytes() checks every offset, count, string, sort order and command stream, so code that
@@ -22,6 +22,7 @@
 //   strings  NUL-terminated UTF-8, padded to 4 bytes
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
@@ -113,10 +114,9 @@ class CompiledFsms {
   CompiledFsms() = default;
 
   // The file image, little-endian on every host.
-  std::vector<std::byte> to_bytes() const;
+  ByteBuffer to_bytes() const;
   // Validates everything (see the file comment). `name` locates errors ("file: byte 40: ...").
-  static Result<CompiledFsms> from_bytes(std::span<const std::byte> bytes,
-                                         std::string_view name = {});
+  static Result<CompiledFsms> from_bytes(ByteSpan bytes, std::string_view name = {});
   static Result<CompiledFsms> load_file(const std::filesystem::path& path);
   Status save_file(const std::filesystem::path& path) const;  // atomic: temp file + rename
 

@@ -3,6 +3,7 @@
 namespace keel::fsm {
 
 Status FunctionRegistry::declare(std::string_view name, FsmFunction function) {
+  if (name.empty()) return fail(ErrorCode::kInvalidArgument, "an FSM function needs a name");
   if (!function) return fail(ErrorCode::kInvalidArgument, "function '{}' is empty", name);
   const Hash h = string_hash(name);
   if (const Entry* taken = slots_.find(h)) {
