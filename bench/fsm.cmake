@@ -1,1 +1,1 @@
-keel_add_bench(fsm SOURCES ${src} LIBS keel::fsm)
+keel_add_bench(fsm SOURCES ${src} LIBS keel::fsm keel::fsm_compiler)

@@ -7,7 +7,7 @@
 // handler lookup by hash, the command stream, parent-state fallback and the callback indirection.
 #include "bench_support.h"
 #include "keel/core/hash.h"
-#include "keel/fsm/compiler.h"
+#include "keel/fsm/compiler/compiler.h"
 #include "keel/fsm/instance.h"
 #include "keel/fsm/library.h"
 #include "keel/text/document.h"

@@ -1,5 +1,4 @@
 // The animation behaviour: frame-counted clips, key frames, SetAnimation's modifiers.
-#include "clip.h"
 #include "log_printer.h"
 #include "match.h"
 
@@ -12,37 +11,68 @@ namespace {
 namespace fsm = keel::fsm;
 using ::testing::HasSubstr;
 
-Clip make_clip(std::string name, u32 frames) {
-  Clip c;
-  c.name = std::move(name);
-  c.frames = frames;
-  return c;
+// A match of one FSM and a roster, fighters "A" and "B".
+std::unique_ptr<Match> make_match(std::string fsm, std::string roster, std::string inputs) {
+  MatchSetup setup;
+  setup.fsm_sources = {{"test.fsm", std::move(fsm)}};
+  setup.roster_source = std::move(roster);
+  setup.fighters = {"A", "B"};
+  auto in = ScriptedInput::parse(std::move(inputs), "in", setup.fighters);
+  if (!in) return nullptr;
+  setup.inputs = std::make_unique<ScriptedInput>(std::move(*in));
+  auto match = Match::create(std::move(setup));
+  if (!match) {
+    ADD_FAILURE() << match.error().to_string();
+    return nullptr;
+  }
+  return std::move(*match);
 }
 
-// Steps `n` ticks after the start tick; returns the last step.
-ClipPlayer::Step advance(ClipPlayer& p, u64& tick, u32 n) {
-  ClipPlayer::Step s;
-  for (u32 i = 0; i < n; ++i) s = p.step(++tick);
-  return s;
+constexpr const char* kLooper = R"(
+FSM("Looper", "Character")
+{
+    InitialState("Loop");
+    DefaultBehavior("animate");
+    State("Loop")
+    {
+        On("state_enter")    SetAnimation("Loop");
+        On("input_attack")   Transition("Once");
+    }
+    State("Once")
+    {
+        On("state_enter")    SetAnimation("Once", "-repeat");
+        On("anim_done")      Error("once done");
+    }
 }
+)";
 
-TEST(Animation, KeepFrame_25Of100Into50StartsAt12) {
-  // The book's example: 25 frames into a 100-frame animation, a 50-frame one with keepframe
-  // starts at frame 12 (25% of 50 is 12.5, truncated).
-  EXPECT_EQ(keep_frame(25, 100, 50), 12u);
-  const Clip walk = make_clip("walk", 100);
-  const Clip run = make_clip("run", 50);
-  ClipPlayer player;
-  u64 tick = 0;
-  player.play(walk, fsm::kAnimDefault, tick);
-  advance(player, tick, 25);
-  ASSERT_EQ(player.frame(), 25u);
-  player.play(run, fsm::kAnimDefault | fsm::kAnimKeepFrame, tick);
-  EXPECT_EQ(player.frame(), 12u);
-  EXPECT_EQ(player.clip(), &run);
-  // Without keepframe the clip starts at 0.
-  player.play(walk, fsm::kAnimDefault, tick);
-  EXPECT_EQ(player.frame(), 0u);
+TEST(Animation, RosterClipsPlayOnTheEngineAnimator) {
+  // The roster's frames, Blend and keys reach fsm::Animator; a clip started on a tick shows its
+  // first frame for that tick.
+  auto m = make_match(kLooper, R"(
+Fighter("A", "Looper") { Animation("Loop", "a_loop"); Animation("Once", "a_once"); }
+Fighter("B", "Looper") { Animation("Loop", "a_loop"); Animation("Once", "a_once"); Position(50); }
+Clip("a_loop", 4);
+Clip("a_once", 3) { Blend(2); Key(1, "mid"); }
+)",
+                      "Press(10, \"A\", \"attack\");");
+  ASSERT_NE(m, nullptr);
+  m->advance_to(3);  // ticks 0 (start), 1, 2
+  EXPECT_EQ(m->fighter(0).animation.frame(), 2u);
+  m->advance_to(6);  // 3, then 0 again: the clip loops
+  EXPECT_EQ(m->fighter(0).animation.frame(), 1u);
+  m->advance_to(11);  // tick 10: "Once" starts and holds frame 0 for the tick
+  const Fighter& a = m->fighter(0);
+  EXPECT_EQ(a.animation.clip()->name, "a_once");
+  EXPECT_EQ(a.animation.frame(), 0u);
+  EXPECT_EQ(a.animation.blend_frames_left(), 2u);  // the roster's Blend(2)
+  m->advance_to(14);                               // frames 1, 2, then it holds
+  EXPECT_TRUE(a.animation.holding());
+  EXPECT_EQ(a.animation.blend_frames_left(), 0u);
+  const std::string log = format_log(*m);
+  EXPECT_THAT(log, HasSubstr("A key frame mid (a_once frame 1)"));
+  EXPECT_THAT(log, HasSubstr("once done"));
+  EXPECT_EQ(m->fighter(1).animation.clip()->name, "a_loop");
 }
 
 TEST(Animation, KeepFrameThroughTheFsm) {
@@ -84,62 +114,6 @@ Clip("a_run", 50);
   EXPECT_EQ(a.animation.frame(), 12u);
   EXPECT_EQ(m.fighter(1).animation.frame(), 25u);  // B kept walking
   EXPECT_THAT(format_log(m), HasSubstr("A plays a_run as Run from frame 12 (blend, keepframe)"));
-}
-
-TEST(Animation, ForwardLoopsAndReportsTheLastFrame) {
-  const Clip c = make_clip("c", 4);
-  ClipPlayer p;
-  u64 tick = 10;
-  p.play(c, fsm::kAnimDefault, tick);
-  EXPECT_FALSE(p.step(tick).moved);  // the start tick shows frame 0
-  EXPECT_EQ(advance(p, tick, 2).frame, 2u);
-  ClipPlayer::Step last = advance(p, tick, 1);
-  EXPECT_EQ(last.frame, 3u);
-  EXPECT_TRUE(last.done);
-  ClipPlayer::Step wrapped = advance(p, tick, 1);
-  EXPECT_EQ(wrapped.frame, 0u);
-  EXPECT_FALSE(wrapped.done);
-  EXPECT_TRUE(advance(p, tick, 3).done);  // and again each loop
-}
-
-TEST(Animation, NoRepeatHoldsTheLastFrame) {
-  const Clip c = make_clip("c", 3);
-  ClipPlayer p;
-  u64 tick = 0;
-  p.play(c, fsm::kAnimBlend, tick);  // "-repeat"
-  EXPECT_TRUE(advance(p, tick, 2).done);
-  for (int i = 0; i < 5; ++i) {
-    const ClipPlayer::Step s = advance(p, tick, 1);
-    EXPECT_EQ(s.frame, 2u);
-    EXPECT_FALSE(s.moved);
-    EXPECT_FALSE(s.done);  // anim_done is sent once
-  }
-}
-
-TEST(Animation, ReversePlaysBackwards) {
-  const Clip c = make_clip("c", 5);
-  ClipPlayer p;
-  u64 tick = 0;
-  p.play(c, fsm::kAnimDefault | fsm::kAnimReverse, tick);
-  EXPECT_EQ(p.frame(), 4u);
-  EXPECT_EQ(advance(p, tick, 1).frame, 3u);
-  const ClipPlayer::Step end = advance(p, tick, 3);
-  EXPECT_EQ(end.frame, 0u);
-  EXPECT_TRUE(end.done);
-  EXPECT_EQ(advance(p, tick, 1).frame, 4u);
-}
-
-TEST(Animation, BlendingCountsDownAndNoBlendSnaps) {
-  Clip c = make_clip("c", 10);
-  c.blend = 3;
-  ClipPlayer p;
-  u64 tick = 0;
-  p.play(c, fsm::kAnimDefault, tick);
-  EXPECT_EQ(p.blend_left(), 3u);
-  advance(p, tick, 2);
-  EXPECT_EQ(p.blend_left(), 1u);
-  p.play(c, fsm::kAnimRepeat, tick);  // "-blending"
-  EXPECT_EQ(p.blend_left(), 0u);
 }
 
 TEST(Animation, KeyFramesBecomeFsmEventsInTheLog) {

@@ -4,7 +4,7 @@
 
 #include "keel/core/assert.h"
 #include "keel/core/file.h"
-#include "keel/fsm/compiler.h"
+#include "keel/fsm/compiler/compiler.h"
 #include "keel/text/document.h"
 
 #include <fmt/format.h>
@@ -79,25 +79,30 @@ class Match::Observer final : public fsm::Observer {
   Match& match_;
 };
 
-Fighter::Fighter(Match& match, const FighterSpec& spec, u32 index)
-    : health(spec.health), x(spec.position), match_(&match), spec_(&spec), index_(index) {}
+Fighter::Fighter(Match& match, const FighterSpec& spec, const fsm::AnimationLibrary& clips,
+                 u32 index)
+    : animation(clips, spec.aliases),
+      health(spec.health),
+      x(spec.position),
+      match_(&match),
+      spec_(&spec),
+      index_(index) {}
 
 void Fighter::play(fsm::FsmInstance& instance, const fsm::AnimationRequest& request) {
   const std::string_view alias = match_->fsm_string(*this, request.alias);
-  const Clip* clip = spec_->animation(request.alias);
-  if (clip == nullptr) {
+  if (!spec_->aliases.find(request.alias)) {  // the roster checked that every clip exists
     match_->record(
         {.kind = EventKind::kMissingAnimation, .fighter = static_cast<s32>(index_), .a = alias});
     return;
   }
-  animation.play(*clip, request.flags, match_->current_tick());
+  animation.play(instance, request);
+  clip_started_ = match_->current_tick();
   match_->record({.kind = EventKind::kAnimation,
                   .fighter = static_cast<s32>(index_),
                   .a = alias,
-                  .b = clip->name,
+                  .b = animation.clip()->name,
                   .value = static_cast<s32>(animation.frame()),
                   .value2 = request.flags});
-  (void)instance;
 }
 
 Match::Match() = default;
@@ -168,7 +173,7 @@ keel::Status Match::load(MatchSetup& setup) {
     if (!def) return std::unexpected(def.error());
     defs.push_back(*def);
     fighters_.push_back(
-        std::make_unique<Fighter>(*this, *spec, static_cast<u32>(fighters_.size())));
+        std::make_unique<Fighter>(*this, *spec, roster_.clips, static_cast<u32>(fighters_.size())));
     positions_.push_back(spec->position);
     reach_.push_back(spec->reach);
   }
@@ -214,13 +219,14 @@ void Match::register_functions() {
   must(functions_.declare("DoDamage", [this](fsm::FsmInstance& i) {
     Fighter& f = i.object<Fighter>();
     if (f.target == nullptr || f.animation.clip() == nullptr) return;
-    const Clip* clip = f.animation.clip();
+    const fsm::AnimationClip* clip = f.animation.clip();
+    const s32 damage = roster_.damage_of(*clip);
     record({.kind = EventKind::kStrike,
             .fighter = static_cast<s32>(f.index()),
             .other = static_cast<s32>(f.target->index()),
             .a = clip->name,
-            .value = clip->damage});
-    queue_strike({&f, f.target, clip, clip->damage});
+            .value = damage});
+    queue_strike({&f, f.target, clip, damage});
   }));
   // CreateLink's target supplier: the target, if within reach (it may still refuse).
   must(functions_.declare("GrabTarget", [](fsm::FsmInstance& i) {

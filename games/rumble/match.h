@@ -17,8 +17,8 @@
 #include "keel/core/clock.h"
 #include "keel/core/error.h"
 #include "keel/fsm/compiled.h"
+#include "keel/fsm/compiler/fsm_type.h"
 #include "keel/fsm/environment.h"
-#include "keel/fsm/fsm_type.h"
 #include "keel/fsm/functions.h"
 #include "keel/fsm/library.h"
 #include "keel/kernel/kernel.h"
@@ -93,7 +93,7 @@ class Match {
   struct Strike {
     Fighter* attacker;
     Fighter* target;
-    const Clip* clip;
+    const keel::fsm::AnimationClip* clip;
     s32 damage;
   };
   void record(MatchEvent event);                  // stamps the current tick

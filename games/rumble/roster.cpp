@@ -9,17 +9,9 @@ namespace rumble {
 
 namespace text = keel::text;
 
-const Clip* FighterSpec::animation(Hash alias) const {
-  auto it = std::lower_bound(animations.begin(), animations.end(), alias,
-                             [](const auto& a, Hash h) { return a.first < h; });
-  return it != animations.end() && it->first == alias ? it->second : nullptr;
-}
-
-const Clip* Roster::find_clip(std::string_view name) const {
-  for (const Clip& c : clips) {
-    if (c.name == name) return &c;
-  }
-  return nullptr;
+s32 Roster::damage_of(const keel::fsm::AnimationClip& clip) const {
+  const auto it = damage.find(keel::string_hash(clip.name));
+  return it != damage.end() ? it->second : 0;
 }
 
 const FighterSpec* Roster::find_fighter(std::string_view name) const {
@@ -50,37 +42,41 @@ void read_clip(const text::Token& cmd, Roster& roster, text::Diagnostics& diag) 
     diag.error(*cmd.param(0), "clip '{}' is defined twice", cmd.param(0)->text);
     return;
   }
-  Clip clip;
-  clip.name = std::string(cmd.param(0)->text);
-  clip.frames = static_cast<u32>(cmd.param(1)->as_int());
+  keel::fsm::AnimationClip clip{.name = std::string(cmd.param(0)->text),
+                                .frame_count = static_cast<u32>(cmd.param(1)->as_int()),
+                                .blend_frames = kDefaultClipBlend};
+  s32 damage = 0;
   for (const text::Token& sub : text::chain(cmd.conditional)) {
     if (sub.is("Damage") || sub.is("Blend")) {
       if (!text::check_command(sub, diag, {text::kNumber})) continue;
       if (!positive(*sub.param(0), diag, 0)) continue;
       if (sub.is("Damage")) {
-        clip.damage = sub.param(0)->as_int();
+        damage = sub.param(0)->as_int();
       } else {
-        clip.blend = static_cast<u32>(sub.param(0)->as_int());
+        clip.blend_frames = static_cast<u32>(sub.param(0)->as_int());
       }
     } else if (sub.is("Key")) {
       if (!text::check_command(sub, diag, {text::kNumber, text::kString})) continue;
       if (!positive(*sub.param(0), diag, 0)) continue;
       const u32 frame = static_cast<u32>(sub.param(0)->as_int());
-      if (frame >= clip.frames) {
+      if (frame >= clip.frame_count) {
         diag.error(*sub.param(0), "key frame {} is past the end of '{}' ({} frames)", frame,
-                   clip.name, clip.frames);
+                   clip.name, clip.frame_count);
         continue;
       }
-      KeyFrame key{frame, std::string(sub.param(1)->text), 0};
-      key.event = keel::string_hash("keyframe_" + key.mark);
-      clip.keys.push_back(std::move(key));
+      clip.marks.push_back({frame, std::string(sub.param(1)->text)});
     } else {
       diag.error(sub, "unknown clip command `{}` (expected Damage, Blend or Key)", sub.text);
     }
   }
-  std::stable_sort(clip.keys.begin(), clip.keys.end(),
-                   [](const KeyFrame& a, const KeyFrame& b) { return a.frame < b.frame; });
-  roster.clips.push_back(std::move(clip));
+  std::stable_sort(clip.marks.begin(), clip.marks.end(),
+                   [](const keel::fsm::AnimationMark& a, const keel::fsm::AnimationMark& b) {
+                     return a.frame < b.frame;
+                   });
+  roster.damage[keel::string_hash(clip.name)] = damage;
+  // The checks above are the library's own (frames, marks in range, a new name): it accepts.
+  const keel::Status added = roster.clips.add(std::move(clip));
+  if (!added) diag.error(cmd, "{}", added.error().message());
 }
 
 struct PendingAnimation {
@@ -150,12 +146,7 @@ bool read_roster(const text::Token* first, Roster& roster, text::Diagnostics& di
     }
   }
   for (FighterSpec& f : roster.fighters) {
-    for (const auto& [alias, clip_name] : f.animation_names) {
-      const Clip* clip = roster.find_clip(clip_name);
-      if (clip != nullptr) f.animations.emplace_back(keel::string_hash(alias), clip);
-    }
-    std::sort(f.animations.begin(), f.animations.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [alias, clip_name] : f.animation_names) f.aliases.set(alias, clip_name);
   }
   return diag.error_count() == errors_before;
 }

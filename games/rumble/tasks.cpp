@@ -12,7 +12,6 @@ namespace fsm = keel::fsm;
 namespace {
 const keel::Hash kInputAttack = keel::string_hash("input_attack");
 const keel::Hash kInputThrow = keel::string_hash("input_throw");
-const keel::Hash kAnimDone = keel::string_hash("anim_done");
 const keel::Hash kKeyframeLink = keel::string_hash("keyframe_link");
 const keel::Hash kEventDamage = keel::string_hash("event_damage");
 const keel::Hash kEventDeath = keel::string_hash("event_death");
@@ -82,41 +81,51 @@ void BrainTask::fixed_update(const keel::kernel::Frame&) {
 AnimationTask::AnimationTask(Match& match)
     : MatchTask(match, "rumble.animation", kAnimationPriority) {}
 
+namespace {
+
+// Logs the key frames the Animator sends; a link frame that changed the state is a combo step,
+// which reads best before the transition it caused.
+class KeyFrameLog final : public fsm::AnimationListener {
+ public:
+  KeyFrameLog(Match& match, usize fighter) : match_(match), fighter_(fighter) {}
+
+  void before_event(fsm::FsmInstance& brain, const fsm::AnimationEvent& e) override {
+    if (e.mark == nullptr) return;  // anim_done is not logged
+    match_.record({.kind = EventKind::kKeyFrame,
+                   .fighter = static_cast<s32>(fighter_),
+                   .a = e.mark->name,
+                   .b = e.clip->name,
+                   .value = static_cast<s32>(e.frame)});
+    from_ = brain.state_name();
+    before_ = match_.events().size();
+  }
+  void after_event(fsm::FsmInstance& brain, const fsm::AnimationEvent& e,
+                   fsm::EventResult result) override {
+    if (e.event != kKeyframeLink || result != fsm::EventResult::kChangedState) return;
+    match_.record_at(before_, {.kind = EventKind::kComboStep,
+                               .fighter = static_cast<s32>(fighter_),
+                               .a = from_,
+                               .b = brain.state_name()});
+  }
+
+ private:
+  Match& match_;
+  usize fighter_;
+  std::string_view from_;
+  usize before_ = 0;
+};
+
+}  // namespace
+
 void AnimationTask::fixed_update(const keel::kernel::Frame&) {
   const u32 animate = match_.behavior_bit("animate");
   for (usize i = 0; i < match_.fighter_count(); ++i) {
     Fighter& f = match_.fighter(i);
     if ((f.brain.behavior() & animate) == 0) continue;
-    const ClipPlayer::Step step = f.animation.step(match_.current_tick());
-    if (!step.moved) continue;
-    const Clip* clip = f.animation.clip();
-    const u64 generation = f.animation.generation();
-    bool replaced = false;
-    for (const KeyFrame& key : clip->keys) {
-      if (key.frame != step.frame) continue;
-      match_.record({.kind = EventKind::kKeyFrame,
-                     .fighter = static_cast<s32>(i),
-                     .a = key.mark,
-                     .b = clip->name,
-                     .value = static_cast<s32>(step.frame)});
-      const std::string_view from = f.brain.state_name();
-      const usize before = match_.events().size();
-      const fsm::EventResult result = f.brain.event(key.event);
-      if (key.event == kKeyframeLink && result == fsm::EventResult::kChangedState) {
-        // A link frame that changed the state is a combo step; it reads best before the
-        // transition it caused.
-        match_.record_at(before, {.kind = EventKind::kComboStep,
-                                  .fighter = static_cast<s32>(i),
-                                  .a = from,
-                                  .b = f.brain.state_name()});
-      }
-      // An event that started another clip ends this clip's business for the tick.
-      if (f.animation.generation() != generation) {
-        replaced = true;
-        break;
-      }
-    }
-    if (!replaced && step.done) f.brain.event(kAnimDone);
+    // A clip started this tick shows its first frame until the next one.
+    if (f.animation.clip() == nullptr || f.clip_started() == match_.current_tick()) continue;
+    KeyFrameLog log(match_, i);
+    f.animation.update(f.brain, &log);
   }
 }
 

@@ -72,7 +72,9 @@ void Animator::play(FsmInstance& instance, const AnimationRequest& request) {
     // The same proportion of the new clip, truncated: frame 25 of 100 -> frame 12 of 50.
     frame = static_cast<u32>(u64{frame_} * count / current_->clip.frame_count);
   }
-  blend_left_ = (request.blend() && current_ != nullptr) ? blend_frames_ : 0;
+  blend_left_ = (request.blend() && current_ != nullptr)
+                    ? next->clip.blend_frames.value_or(blend_frames_)
+                    : 0;
   current_ = next;
   frame_ = frame;
   reverse_ = request.reverse();
@@ -81,15 +83,30 @@ void Animator::play(FsmInstance& instance, const AnimationRequest& request) {
   ++generation_;
 }
 
-void Animator::update(FsmInstance& instance) {
-  if (current_ == nullptr || holding_) return;
+void AnimationListener::before_event(FsmInstance&, const AnimationEvent&) {}
+void AnimationListener::after_event(FsmInstance&, const AnimationEvent&, EventResult) {}
+
+namespace {
+EventResult send(FsmInstance& instance, const AnimationEvent& event, AnimationListener* listener) {
+  if (listener == nullptr) return instance.event(event.event);
+  listener->before_event(instance, event);
+  const EventResult result = instance.event(event.event);
+  listener->after_event(instance, event, result);
+  return result;
+}
+}  // namespace
+
+void Animator::update(FsmInstance& instance, AnimationListener* listener) {
+  if (current_ == nullptr) return;
   if (blend_left_ > 0) --blend_left_;
-  const u32 last = reverse_ ? 0 : current_->clip.frame_count - 1;
-  const u32 first = reverse_ ? current_->clip.frame_count - 1 : 0;
+  if (holding_) return;
+  const AnimationClip& clip = current_->clip;
+  const u32 last = reverse_ ? 0 : clip.frame_count - 1;
+  const u32 first = reverse_ ? clip.frame_count - 1 : 0;
   if (frame_ == last) {
     if (!repeat_) {  // started on its last frame (a one-frame clip, or keepframe)
       holding_ = true;
-      instance.event(kAnimDone);
+      send(instance, {kAnimDone, nullptr, &clip, frame_}, listener);
       return;
     }
     frame_ = first;
@@ -98,13 +115,14 @@ void Animator::update(FsmInstance& instance) {
   }
   // The events of the frame reached; a handler that starts another clip ends this update.
   const u32 generation = generation_;
-  for (const auto& [frame, event] : current_->events) {
+  for (usize i = 0; i < current_->events.size(); ++i) {
+    const auto& [frame, event] = current_->events[i];
     if (frame != frame_) continue;
-    instance.event(event);
+    send(instance, {event, &clip.marks[i], &clip, frame_}, listener);
     if (generation_ != generation) return;
   }
   if (frame_ == last) {
-    instance.event(kAnimDone);
+    send(instance, {kAnimDone, nullptr, &clip, frame_}, listener);
     if (generation_ == generation && !repeat_) holding_ = true;
   }
 }

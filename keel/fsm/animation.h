@@ -9,6 +9,9 @@
 //   fsm::Animator animator(clips, orc);
 //   brain.set_animation_target(&animator);                     // SetAnimation plays through it
 //   each frame, when behavior() has "animate":  animator.update(brain);
+//
+// A game that records or reacts to what the animation sends (a log, a combo counter) passes an
+// AnimationListener to update(): it sees every event before and after the FSM handles it.
 #pragma once
 
 #include "keel/core/error.h"
@@ -17,6 +20,7 @@
 #include "keel/fsm/environment.h"
 
 #include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -32,12 +36,22 @@ struct AnimationMark {
 struct AnimationClip {
   std::string name{};
   u32 frame_count = 1;
-  std::vector<AnimationMark> marks{};
+  std::vector<AnimationMark> marks{};  // several on one frame are sent in this order
+  // Frames a blended start into this clip takes; unset: the Animator's set_blend_frames().
+  std::optional<u32> blend_frames{};
 };
 
 // The game's clips, by name (case-sensitive).
 class AnimationLibrary {
  public:
+  AnimationLibrary() = default;
+  // Animators point into the library: it moves (the clips stay where they are) but never copies.
+  AnimationLibrary(const AnimationLibrary&) = delete;
+  AnimationLibrary& operator=(const AnimationLibrary&) = delete;
+  AnimationLibrary(AnimationLibrary&&) noexcept = default;
+  AnimationLibrary& operator=(AnimationLibrary&&) noexcept = default;
+  ~AnimationLibrary() = default;
+
   // Fails when the name is taken, the clip has no frames, or a mark lies past the last frame.
   Status add(AnimationClip clip);
   const AnimationClip* find(Hash name) const;
@@ -65,6 +79,24 @@ class AliasTable {
   std::unordered_map<Hash, Hash> map_;
 };
 
+// One event Animator::update() sends: a mark's "keyframe_<mark>" or "anim_done" (mark null).
+struct AnimationEvent {
+  Hash event = 0;
+  const AnimationMark* mark = nullptr;
+  const AnimationClip* clip = nullptr;
+  u32 frame = 0;
+};
+
+// Sees the events of Animator::update() around their delivery; both hooks default to nothing.
+class AnimationListener {
+ public:
+  virtual void before_event(FsmInstance& instance, const AnimationEvent& event);
+  virtual void after_event(FsmInstance& instance, const AnimationEvent& event, EventResult result);
+
+ protected:
+  ~AnimationListener() = default;
+};
+
 class Animator : public AnimationTarget {
  public:
   static constexpr u32 kDefaultBlendFrames = 6;
@@ -76,17 +108,24 @@ class Animator : public AnimationTarget {
   // instance's error handler and changes nothing), starts at frame 0 (the last frame when
   // reversed) or, with keepframe, at the same proportion of the new clip.
   void play(FsmInstance& instance, const AnimationRequest& request) override;
-  // Advances one frame and sends the FSM the events of the frame reached.
-  void update(FsmInstance& instance);
+  // Advances one frame and sends the FSM the events of the frame reached: the marks of that
+  // frame in order, then anim_done when it is the last frame (frame 0 when reversed). A
+  // non-repeating clip then holds its last frame (anim_done is sent once); a repeating one
+  // starts over. A handler that starts another clip ends the update (the rest is not sent).
+  void update(FsmInstance& instance, AnimationListener* listener = nullptr);
 
   const AnimationClip* clip() const { return current_ != nullptr ? &current_->clip : nullptr; }
   u32 frame() const { return frame_; }
   bool reversed() const { return reverse_; }
   bool repeating() const { return repeat_; }
   bool holding() const { return holding_; }  // a non-repeating clip reached its end
-  // Frames left of the blend into the current clip (0: it snapped in).
+  // Frames left of the blend into the current clip (0: it snapped in, or nothing played
+  // before it). Counts down with every update(), holding included.
   u32 blend_frames_left() const { return blend_left_; }
+  // The blend of clips without their own blend_frames.
   void set_blend_frames(u32 frames) { blend_frames_ = frames; }
+  // Changes whenever play() starts a clip (a caller can tell that an event it sent did).
+  u32 generation() const { return generation_; }
 
  private:
   const AnimationLibrary* clips_;

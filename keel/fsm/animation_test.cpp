@@ -180,5 +180,59 @@ TEST_F(FsmAnimation, MissingAliasIsReported) {
   EXPECT_FALSE(clips_.add({.name = "idle", .frame_count = 4}));
 }
 
+TEST_F(FsmAnimation, ClipBlendFramesOverrideTheDefaultAndCountDownWhileHolding) {
+  ASSERT_TRUE(clips_.add({.name = "slow", .frame_count = 3, .blend_frames = 5}));
+  orc_.set("Walk", "slow");
+  Animator a(clips_, orc_);
+  FsmInstance i;
+  start(i, a);
+  EXPECT_EQ(a.blend_frames_left(), 0u);  // the first clip has nothing to blend from
+  i.event("walk_once");
+  EXPECT_EQ(a.blend_frames_left(), 5u);  // the clip's own blend, not kDefaultBlendFrames
+  frames(i, a, 2);
+  EXPECT_TRUE(a.holding());
+  frames(i, a, 2);
+  EXPECT_EQ(a.blend_frames_left(), 1u);  // the blend finishes on the held frame
+}
+
+// Records what update() sends, around the FSM's handling of it.
+class ListenerLog final : public AnimationListener {
+ public:
+  void before_event(FsmInstance& i, const AnimationEvent& e) override {
+    lines.push_back(fmt::format("before {} frame {} in {}", e.mark ? e.mark->name : "done", e.frame,
+                                i.state_name()));
+  }
+  void after_event(FsmInstance& i, const AnimationEvent& e, EventResult r) override {
+    lines.push_back(fmt::format("after {} {} in {}", e.mark ? e.mark->name : "done", to_string(r),
+                                i.state_name()));
+  }
+  std::vector<std::string> lines;
+};
+
+TEST_F(FsmAnimation, ListenerSeesEveryEventAroundItsHandling) {
+  Animator a(clips_, orc_);
+  FsmInstance i;
+  start(i, a);
+  i.event("attack");
+  ListenerLog log;
+  for (int f = 0; f < 7; ++f) a.update(i, &log);
+  EXPECT_THAT(log.lines,
+              ElementsAre("before strike frame 3 in Attack", "after strike succeeded in Attack",
+                          "before link frame 5 in Attack", "after link succeeded in Attack",
+                          "before done frame 7 in Attack", "after done changed-state in Idle"));
+  EXPECT_EQ(a.clip()->name, "idle");  // the new state's clip; nothing more of the old one
+}
+
+TEST_F(FsmAnimation, GenerationChangesWithEveryStartedClip) {
+  Animator a(clips_, orc_);
+  FsmInstance i;
+  start(i, a);
+  const u32 g = a.generation();
+  i.event("walk");
+  EXPECT_EQ(a.generation(), g + 1);
+  i.event("walk");  // the same clip again is a new start
+  EXPECT_EQ(a.generation(), g + 2);
+}
+
 }  // namespace
 }  // namespace keel::fsm

@@ -22,12 +22,12 @@ CompiledFsms example(std::string_view file, const TypeRegistry& types) {
   return image ? std::move(*image) : CompiledFsms();
 }
 
-void put(std::vector<std::byte>& bytes, u32 word, u32 value) {
+void put(ByteBuffer& bytes, u32 word, u32 value) {
   for (u32 b = 0; b < 4; ++b)
     bytes[word * 4 + b] = static_cast<std::byte>((value >> (8 * b)) & 0xFF);
 }
 
-std::string load_error(const std::vector<std::byte>& bytes) {
+std::string load_error(const ByteBuffer& bytes) {
   const Result<CompiledFsms> r = CompiledFsms::from_bytes(bytes, "bad.kfsm");
   EXPECT_FALSE(r.has_value());
   return r ? std::string() : r.error().to_string();
@@ -35,7 +35,7 @@ std::string load_error(const std::vector<std::byte>& bytes) {
 
 TEST(FsmBinary, RoundTripAndAtomicSave) {
   const CompiledFsms image = example("default_character.fsm", testing::character_types());
-  const std::vector<std::byte> bytes = image.to_bytes();
+  const ByteBuffer bytes = image.to_bytes();
   EXPECT_EQ(bytes.size() % 4, 0u);
   EXPECT_EQ(std::to_integer<char>(bytes[0]), 'K');
   EXPECT_EQ(std::to_integer<char>(bytes[3]), 'M');
@@ -71,11 +71,11 @@ TEST(FsmBinary, IdenticalHandlersAreStoredOnce) {
 
 TEST(FsmBinary, CorruptionsAreRejectedWithALocation) {
   const CompiledFsms image = example("atm.fsm", TypeRegistry());
-  const std::vector<std::byte> good = image.to_bytes();
+  const ByteBuffer good = image.to_bytes();
   const StateView idle = *image.fsm(0).find_state(string_hash("Idle"));
   const u32 handler = idle.handler_offset(0);
 
-  std::vector<std::byte> bytes = good;
+  ByteBuffer bytes = good;
   put(bytes, 0, 0x12345678);
   EXPECT_THAT(load_error(bytes), HasSubstr("bad.kfsm: byte 0: error: not an FSM file (bad magic)"));
 
@@ -110,19 +110,18 @@ TEST(FsmBinary, CorruptionsAreRejectedWithALocation) {
 }
 
 TEST(FsmBinary, EveryTruncationIsRejected) {
-  const std::vector<std::byte> good = example("atm.fsm", TypeRegistry()).to_bytes();
+  const ByteBuffer good = example("atm.fsm", TypeRegistry()).to_bytes();
   for (usize size = 0; size < good.size(); ++size) {
-    const std::vector<std::byte> cut(good.begin(),
-                                     good.begin() + static_cast<std::ptrdiff_t>(size));
+    const ByteBuffer cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(size));
     EXPECT_FALSE(CompiledFsms::from_bytes(cut)) << size;
   }
 }
 
 TEST(FsmBinary, BitFlipsAreRejectedOrHarmless) {
-  const std::vector<std::byte> good = example("atm.fsm", TypeRegistry()).to_bytes();
+  const ByteBuffer good = example("atm.fsm", TypeRegistry()).to_bytes();
   usize accepted = 0;
   for (usize bit = 0; bit < good.size() * 8; ++bit) {
-    std::vector<std::byte> bytes = good;
+    ByteBuffer bytes = good;
     bytes[bit / 8] ^= static_cast<std::byte>(1u << (bit % 8));
     const Result<CompiledFsms> r = CompiledFsms::from_bytes(bytes);
     if (!r) continue;

@@ -171,8 +171,8 @@ std::string_view FsmView::behavior_name(u32 bit) const {
 
 // ---- CompiledFsms ----------------------------------------------------------------------------
 
-std::vector<std::byte> CompiledFsms::to_bytes() const {
-  std::vector<std::byte> bytes(words_.size() * 4);
+ByteBuffer CompiledFsms::to_bytes() const {
+  ByteBuffer bytes(words_.size() * 4);
   for (usize i = 0; i < words_.size(); ++i) {
     for (usize b = 0; b < 4; ++b) {
       bytes[i * 4 + b] = static_cast<std::byte>((words_[i] >> (8 * b)) & 0xFF);
@@ -181,8 +181,7 @@ std::vector<std::byte> CompiledFsms::to_bytes() const {
   return bytes;
 }
 
-Result<CompiledFsms> CompiledFsms::from_bytes(std::span<const std::byte> bytes,
-                                              std::string_view name) {
+Result<CompiledFsms> CompiledFsms::from_bytes(ByteSpan bytes, std::string_view name) {
   if (bytes.size() % 4 != 0) {
     return fail_at(SourceLocation::bytes(std::string(name), bytes.size()), ErrorCode::kCorrupt,
                    "FSM file size {} is not a multiple of 4", bytes.size());
@@ -203,13 +202,12 @@ Result<CompiledFsms> CompiledFsms::from_bytes(std::span<const std::byte> bytes,
 Result<CompiledFsms> CompiledFsms::load_file(const std::filesystem::path& path) {
   Result<std::string> text = read_file(path);
   if (!text) return Unexpected(text.error());
-  return from_bytes(std::as_bytes(std::span(text->data(), text->size())), path.string());
+  return from_bytes(as_bytes(*text), path.string());
 }
 
 Status CompiledFsms::save_file(const std::filesystem::path& path) const {
-  const std::vector<std::byte> bytes = to_bytes();
-  return write_file_atomic(
-      path, std::span<const u8>(reinterpret_cast<const u8*>(bytes.data()), bytes.size()));
+  const ByteBuffer bytes = to_bytes();
+  return write_file_atomic(path, as_u8(bytes));
 }
 
 CompiledFsms CompiledFsms::adopt(std::vector<u32> words) {

@@ -3,7 +3,7 @@
 // calls and the names of its type's behaviour bits.
 //
 //   auto image = fsm::compile(doc->first(), types, diag);          // compiler.h
-//   std::vector<std::byte> bytes = image->to_bytes();              // what goes on disk
+//   ByteBuffer bytes = image->to_bytes();                          // what goes on disk
 //   Result<CompiledFsms> loaded = CompiledFsms::from_bytes(bytes); // validated: never trust a file
 //
 // from_bytes() checks every offset, count, string, sort order and command stream, so code that
@@ -22,6 +22,7 @@
 //   strings  NUL-terminated UTF-8, padded to 4 bytes
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
@@ -113,10 +114,9 @@ class CompiledFsms {
   CompiledFsms() = default;
 
   // The file image, little-endian on every host.
-  std::vector<std::byte> to_bytes() const;
+  ByteBuffer to_bytes() const;
   // Validates everything (see the file comment). `name` locates errors ("file: byte 40: ...").
-  static Result<CompiledFsms> from_bytes(std::span<const std::byte> bytes,
-                                         std::string_view name = {});
+  static Result<CompiledFsms> from_bytes(ByteSpan bytes, std::string_view name = {});
   static Result<CompiledFsms> load_file(const std::filesystem::path& path);
   Status save_file(const std::filesystem::path& path) const;  // atomic: temp file + rename
 
@@ -140,37 +140,5 @@ class CompiledFsms {
 
 // Number of words of the handler starting at stream[0], up to and including its final End.
 u32 handler_length(std::span<const u32> stream);
-
-// Calls visit(pc) for every command of the validated handler at `stream` (top level and inside
-// conditional blocks, in order; pc indexes `stream`), stopping at the top-level End.
-template <typename Visit>
-void visit_commands(const u32* stream, Visit&& visit);
-
-namespace detail {
-template <typename Visit>
-void visit_block(const u32* stream, u32 pc, u32 end, Visit& visit) {
-  while (pc < end) {
-    const u32 header = stream[pc];
-    visit(pc);
-    if (has_block(header)) {
-      visit_block(stream, pc + 1 + block_operands(header), pc + 1 + header_length(header), visit);
-    }
-    pc += 1 + header_length(header);
-  }
-}
-}  // namespace detail
-
-template <typename Visit>
-void visit_commands(const u32* stream, Visit&& visit) {
-  for (u32 pc = 0;; pc += 1 + header_length(stream[pc])) {
-    const u32 header = stream[pc];
-    visit(pc);
-    if (header_opcode(header) == static_cast<u8>(Opcode::kEnd)) return;
-    if (has_block(header)) {
-      detail::visit_block(stream, pc + 1 + block_operands(header), pc + 1 + header_length(header),
-                          visit);
-    }
-  }
-}
 
 }  // namespace keel::fsm

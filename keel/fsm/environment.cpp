@@ -40,9 +40,15 @@ void Environment::set_animation_handler(
   animation_handler_ = std::move(handler);
 }
 
-void Environment::set_command_handler(u8 opcode, CommandHandler handler) {
-  KEEL_ASSERT(opcode >= kFirstCustomOpcode, "opcode {} is a built-in command", opcode);
+Status Environment::set_command_handler(u8 opcode, CommandHandler handler) {
+  if (opcode < kFirstCustomOpcode) {
+    return fail(ErrorCode::kInvalidArgument,
+                "set_command_handler: opcode {} is a built-in command (a type's own commands "
+                "start at {})",
+                opcode, kFirstCustomOpcode);
+  }
   commands_[opcode - kFirstCustomOpcode] = std::move(handler);
+  return ok();
 }
 
 }  // namespace keel::fsm

@@ -10,6 +10,7 @@
 //   });
 #pragma once
 
+#include "keel/core/error.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
 #include "keel/fsm/functions.h"
@@ -96,7 +97,8 @@ class Environment {
   void set_error_handler(std::function<void(FsmInstance&, std::string_view)> handler);
   // SetAnimation for instances without an AnimationTarget.
   void set_animation_handler(std::function<void(FsmInstance&, const AnimationRequest&)> handler);
-  void set_command_handler(u8 opcode, CommandHandler handler);
+  // For a command a type added (opcode >= kFirstCustomOpcode); a built-in's opcode is refused.
+  Status set_command_handler(u8 opcode, CommandHandler handler);
   void set_observer(Observer* observer) { observer_ = observer; }
   Observer* observer() const { return observer_; }
 

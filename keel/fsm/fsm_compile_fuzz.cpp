@@ -1,6 +1,7 @@
 // Fuzz target: arbitrary text as FSM source. Parsing and compiling report errors and never
 // crash; whatever compiles is a valid image (it reloads from its bytes) and runs.
-#include "keel/fsm/compiler.h"
+#include "keel/core/bytes.h"
+#include "keel/fsm/compiler/compiler.h"
 #include "keel/fsm/testing/exercise.h"
 #include "keel/text/document.h"
 
@@ -10,8 +11,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   keel::text::Diagnostics diag;
-  auto doc =
-      keel::text::parse(std::string(reinterpret_cast<const char*>(data), size), "fuzz.fsm", diag);
+  auto doc = keel::text::parse(
+      keel::to_string(keel::as_bytes(std::span<const uint8_t>(data, size))), "fuzz.fsm", diag);
   if (!doc) return 0;
   keel::fsm::TypeRegistry types(keel::fsm::UnknownTypes::kAutoAssign);
   std::optional<keel::fsm::CompiledFsms> image = keel::fsm::compile(doc->first(), types, diag);

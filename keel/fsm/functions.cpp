@@ -3,9 +3,10 @@
 namespace keel::fsm {
 
 Status FunctionRegistry::declare(std::string_view name, FsmFunction function) {
+  if (name.empty()) return fail(ErrorCode::kInvalidArgument, "an FSM function needs a name");
   if (!function) return fail(ErrorCode::kInvalidArgument, "function '{}' is empty", name);
   const Hash h = string_hash(name);
-  if (const Entry* taken = slots_.find(h)) {
+  if (const Entry* taken = slots_.get(h)) {
     return fail(
         ErrorCode::kAlreadyExists, "an FSM function '{}' is already registered{}", name,
         taken->name == name ? std::string() : fmt::format(" (as '{}', same hash)", taken->name));
@@ -17,13 +18,13 @@ Status FunctionRegistry::declare(std::string_view name, FsmFunction function) {
 }
 
 std::string_view FunctionRegistry::name_of(Hash name) const {
-  const Entry* e = slots_.find(name);
+  const Entry* e = slots_.get(name);
   return e != nullptr ? std::string_view(e->name) : std::string_view();
 }
 
 void FunctionRegistry::clear() {
   std::deque<Entry>().swap(entries_);
-  slots_.clear();
+  slots_.reset();
 }
 
 usize FunctionRegistry::memory_bytes() const {

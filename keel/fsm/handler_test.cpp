@@ -208,12 +208,12 @@ TEST_F(FsmHandlers, CustomCommands) {
   ASSERT_TRUE(library.link());
   float health = 1.0f;
   std::vector<std::string> played;
-  r_.env.set_command_handler(sound, [&](FsmInstance& i, const CommandCall& c) {
+  ASSERT_TRUE(r_.env.set_command_handler(sound, [&](FsmInstance& i, const CommandCall& c) {
     played.push_back(std::string(i.fsm().string(c.hash(0))) + (c.modifier(0) ? "!" : ""));
     return true;
-  });
-  r_.env.set_command_handler(
-      if_health, [&](FsmInstance&, const CommandCall& c) { return health < c.number(0); });
+  }));
+  ASSERT_TRUE(r_.env.set_command_handler(
+      if_health, [&](FsmInstance&, const CommandCall& c) { return health < c.number(0); }));
   FsmInstance i;
   ASSERT_TRUE(i.init(nullptr, *library.find("T"), r_.env));
   i.event("hit");

@@ -2,15 +2,28 @@
 #include "keel/fsm/instance.h"
 
 #include "keel/core/assert.h"
-#include "keel/fsm/modifier.h"
+#include "keel/fsm/detail/modifier.h"
 
 #include <bit>
 
 namespace keel::fsm {
 
+namespace {
+const FunctionRegistry kNoFunctions;
+}  // namespace
+
+const StateDef FsmInstance::kNoState{};
+const FsmDef FsmInstance::kNoFsm{};
+Environment FsmInstance::no_environment_{kNoFunctions};
+
 FsmInstance::~FsmInstance() { unlink_all(); }
 
 Status FsmInstance::init(void* object, const FsmDef& fsm, Environment& env) {
+  if (fsm.initial == nullptr) {
+    return fail(ErrorCode::kInvalidArgument,
+                "FSM '{}' is not linked (use FsmLibrary::find() after a successful link())",
+                fsm.name_string);
+  }
   std::string missing;
   usize count = 0;
   for (const Hash h : fsm.functions()) {
@@ -27,13 +40,14 @@ Status FsmInstance::init(void* object, const FsmDef& fsm, Environment& env) {
   object_ = object;
   fsm_ = &fsm;
   env_ = &env;
-  state_ = nullptr;
-  reset();
+  state_ = &kNoState;
+  enter(*fsm.initial);
   return ok();
 }
 
 void FsmInstance::reset() {
-  KEEL_ASSERT(fsm_ != nullptr, "reset() before init()");
+  KEEL_ASSERT(initialized(), "FsmInstance::reset() before init()");
+  if (fsm_->initial == nullptr) return;
   enter(*fsm_->initial);
 }
 
@@ -44,7 +58,8 @@ void FsmInstance::reset() {
   flags_ = 0;
   behavior_ = to.behaviors;
   ++transitions_;
-  if (env_->observer_ != nullptr) env_->observer_->on_transition(*this, from, to);
+  if (env_->observer_ != nullptr) [[unlikely]]
+    env_->observer_->on_transition(*this, from != &kNoState ? from : nullptr, to);
 }
 
 void FsmInstance::enter(const StateDef& to) {
@@ -83,7 +98,6 @@ void FsmInstance::report_too_deep() {
 }
 
 EventResult FsmInstance::deliver_observed(Hash event, const u32* handler) {
-  KEEL_ASSERT(state_ != nullptr, "event() or run() before init()");
   env_->observer_->on_event(*this, event, handler != nullptr);
   if (handler == nullptr) return EventResult::kNotFound;
   const u32 before = transitions_;
@@ -92,6 +106,7 @@ EventResult FsmInstance::deliver_observed(Hash event, const u32* handler) {
 }
 
 bool FsmInstance::has_behavior(std::string_view name) const {
+  if (!initialized()) return false;
   for (u32 b = 0; b < fsm_->behavior_count(); ++b) {
     if (iequals(fsm_->behavior_name(b), name)) return ((behavior_ >> b) & 1) != 0;
   }

@@ -10,7 +10,8 @@
 // registry and reports all missing names at once. Callbacks receive the instance; the object is
 // `instance.object<Hero>()`. An instance must not be destroyed from inside its own callbacks.
 // Instances are not copyable or movable (links point at them); destroying one breaks its links
-// without sending events.
+// without sending events. Before init() an instance is inert, never a crash: events and run()
+// return kNotFound, reset() and links do nothing, names are empty (debug builds assert).
 #pragma once
 
 #include "keel/core/assert.h"
@@ -46,18 +47,18 @@ class FsmInstance {
   // Binds the instance to `object` and `fsm`, then reset()s into the initial state (whose
   // state_enter may already call back). Fails, changing nothing, when functions are missing.
   Status init(void* object, const FsmDef& fsm, Environment& env);
-  bool initialized() const { return state_ != nullptr; }
+  bool initialized() const { return state_ != &kNoState; }
 
   // Back to the initial state: flags cleared, its state_enter runs. No state_exit runs.
   void reset();
   EventResult event(Hash event) {
-    KEEL_ASSERT(state_ != nullptr, "event() before init()");
+    KEEL_ASSERT(initialized(), "FsmInstance::event() before init()");
     return deliver(event, state_->handler(event));
   }
   EventResult event(std::string_view name) { return event(string_hash(name)); }
   // The per-frame event of the FSM's type ("state_run").
   EventResult run() {
-    KEEL_ASSERT(state_ != nullptr, "run() before init()");
+    KEEL_ASSERT(initialized(), "FsmInstance::run() before init()");
     // deliver() by hand: the run event's hash is loaded only for an observer (2 instructions a
     // call in bench/fsm_bench.cpp; GCC does not sink the load into the branch itself).
     const u32* handler = state_->on_run;
@@ -74,8 +75,8 @@ class FsmInstance {
 
   const FsmDef& fsm() const { return *fsm_; }
   const StateDef& state() const { return *state_; }
-  std::string_view fsm_name() const { return fsm_ != nullptr ? fsm_->name_string : ""; }
-  std::string_view state_name() const { return state_ != nullptr ? state_->name_string : ""; }
+  std::string_view fsm_name() const { return fsm_->name_string; }
+  std::string_view state_name() const { return state_->name_string; }
   u32 transition_count() const { return transitions_; }
 
   void* object() const { return object_; }
@@ -152,10 +153,17 @@ class FsmInstance {
   void unlink_all();
   bool linked_to(const FsmInstance* other, Hash name) const;
 
+  // What an instance points at before init(): a state without handlers in an FSM without
+  // states, and an environment without functions or observer. The inline event() and run()
+  // need no test for it.
+  static const StateDef kNoState;
+  static const FsmDef kNoFsm;
+  static Environment no_environment_;
+
   void* object_ = nullptr;
-  const FsmDef* fsm_ = nullptr;
-  const StateDef* state_ = nullptr;
-  Environment* env_ = nullptr;
+  const FsmDef* fsm_ = &kNoFsm;
+  const StateDef* state_ = &kNoState;
+  Environment* env_ = &no_environment_;
   AnimationTarget* animation_ = nullptr;
   u32 behavior_ = 0;
   u32 flags_ = 0;

@@ -1,6 +1,7 @@
 #include "keel/fsm/library.h"
 
 #include "keel/core/assert.h"
+#include "keel/fsm/detail/streams.h"
 
 #include <algorithm>
 #include <set>
@@ -19,7 +20,7 @@ const Handler* StateDef::find(Hash event) const {
 }
 
 std::string_view FsmDef::string(Hash hash) const {
-  const char* s = strings.find(hash);
+  const char* s = strings.get(hash);
   return s != nullptr ? std::string_view(s) : std::string_view();
 }
 
@@ -198,8 +199,7 @@ Status FsmLibrary::link_one(Entry& entry) {
   for (const FsmDef* f = def.get(); f != nullptr; f = f->parent) {
     for (u32 i = 0; i < f->view.dictionary_size(); ++i) {
       const Hash h = f->view.dictionary_hash(i);
-      if (def->strings.find(h) == nullptr)
-        def->strings.insert(h, f->view.dictionary_string(i).data());
+      if (!def->strings.contains(h)) def->strings.insert(h, f->view.dictionary_string(i).data());
     }
   }
   def->initial = def->find_state(v.initial_state_hash());
@@ -215,7 +215,7 @@ Status FsmLibrary::link_one(Entry& entry) {
     const StateView sv = v.state(i);
     for (u32 e = 0; e < sv.event_count(); ++e) {
       const u32* stream = sv.handler(e).data();
-      visit_commands(stream, [&](u32 pc) {
+      detail::visit_commands(stream, [&](u32 pc) {
         if (header_opcode(stream[pc]) != static_cast<u8>(Opcode::kTransition)) return;
         const Hash target = stream[pc + 1];
         if (def->find_state(target) != nullptr) return;

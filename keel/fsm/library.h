@@ -18,9 +18,9 @@
 
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
+#include "keel/core/prehashed_map.h"
 #include "keel/core/types.h"
 #include "keel/fsm/compiled.h"
-#include "keel/fsm/hash_slots.h"
 
 #include <deque>
 #include <memory>
@@ -51,10 +51,10 @@ struct StateDef {
   const u32* on_exit = nullptr;
   const u32* on_run = nullptr;
   StateView view;
-  HashSlots<const u32> lookup;  // event hash -> stream, the same handlers as `handlers`
+  PrehashedMap<Hash, const u32*> lookup;  // event hash -> stream, the same as `handlers`
 
   const Handler* find(Hash event) const;
-  const u32* handler(Hash event) const { return lookup.find(event); }
+  const u32* handler(Hash event) const { return lookup.get(event); }
 };
 
 struct FsmDef {
@@ -67,10 +67,10 @@ struct FsmDef {
   const StateDef* initial = nullptr;
   std::vector<const StateDef*> states;  // every state of the chain, most derived, by name hash
   FsmView view;
-  HashSlots<const StateDef> state_lookup;  // the same states as `states`
-  HashSlots<const char> strings;           // the dictionaries of the chain (NUL-terminated)
+  PrehashedMap<Hash, const StateDef*> state_lookup;  // the same states as `states`
+  PrehashedMap<Hash, const char*> strings;  // the dictionaries of the chain (NUL-terminated)
 
-  const StateDef* find_state(Hash state) const { return state_lookup.find(state); }
+  const StateDef* find_state(Hash state) const { return state_lookup.get(state); }
   const StateDef* find_state(std::string_view state_name) const {
     return find_state(string_hash(state_name));
   }

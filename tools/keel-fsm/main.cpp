@@ -9,11 +9,12 @@
 // Inputs are FSM source or compiled files (recognised by their 'KFSM' magic). FSM types the tool
 // does not know get behaviour bits in order of first appearance, unless --types describes them.
 // Exit status: 0 fine, 1 errors in the input, 2 usage or I/O errors.
+#include "keel/core/bytes.h"
 #include "keel/core/file.h"
-#include "keel/fsm/compiler.h"
-#include "keel/fsm/dot.h"
+#include "keel/fsm/compiler/compiler.h"
+#include "keel/fsm/compiler/dot.h"
+#include "keel/fsm/compiler/simulator.h"
 #include "keel/fsm/library.h"
-#include "keel/fsm/simulator.h"
 #include "keel/text/document.h"
 
 #include <fmt/format.h>
@@ -49,8 +50,7 @@ std::optional<Input> load(const std::string& path, const keel::fsm::TypeRegistry
   }
   Input in;
   if (is_compiled(*bytes)) {
-    keel::Result<CompiledFsms> image =
-        CompiledFsms::from_bytes(std::as_bytes(std::span(bytes->data(), bytes->size())), path);
+    keel::Result<CompiledFsms> image = CompiledFsms::from_bytes(keel::as_bytes(*bytes), path);
     if (!image) {
       fmt::print(stderr, "{}\n", image.error().to_string());
       return std::nullopt;

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "keel/core/file.h"
-#include "keel/fsm/compiler.h"
+#include "keel/fsm/compiler/compiler.h"
 #include "keel/fsm/environment.h"
 #include "keel/fsm/functions.h"
 #include "keel/fsm/instance.h"

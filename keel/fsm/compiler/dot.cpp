@@ -1,6 +1,6 @@
-#include "keel/fsm/dot.h"
+#include "keel/fsm/compiler/dot.h"
 
-#include "keel/fsm/modifier.h"
+#include "keel/fsm/detail/modifier.h"
 
 #include <fmt/format.h>
 

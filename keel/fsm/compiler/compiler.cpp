@@ -1,10 +1,10 @@
 // FSM, group and state blocks (Golden Rules ch. 7, "FSM scripting language reference").
 // Handlers are compiled by handler_compiler.cpp; the image is laid out by image_builder.cpp.
-#include "keel/fsm/compiler.h"
+#include "keel/fsm/compiler/compiler.h"
 
-#include "keel/fsm/compiler_detail.h"
-#include "keel/fsm/image_builder.h"
-#include "keel/fsm/modifier.h"
+#include "keel/fsm/compiler/detail/compiler.h"
+#include "keel/fsm/compiler/detail/image_builder.h"
+#include "keel/fsm/detail/modifier.h"
 #include "keel/text/signature.h"
 
 #include <algorithm>

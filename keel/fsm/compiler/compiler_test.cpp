@@ -240,7 +240,7 @@ TEST(FsmCompiler, Check61_Table73_IfLink) {
   // The bytes in the file: little-endian, 4-byte aligned.
   const StateView a = *image.fsm(0).find_state(string_hash("A"));
   const u32 offset = a.handler_offset(0);
-  const std::vector<std::byte> bytes = image.to_bytes();
+  const ByteBuffer bytes = image.to_bytes();
   const u8 expected[4] = {12, 5, 1, 1};  // opcode, length, active count, inactive count
   const u32 hthrow = string_hash("throw");
   for (usize i = 0; i < 4; ++i) {

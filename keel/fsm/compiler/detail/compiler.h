@@ -4,8 +4,8 @@
 
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
-#include "keel/fsm/fsm_type.h"
-#include "keel/fsm/image_builder.h"
+#include "keel/fsm/compiler/detail/image_builder.h"
+#include "keel/fsm/compiler/fsm_type.h"
 #include "keel/text/diagnostics.h"
 #include "keel/text/token.h"
 

@@ -1,6 +1,6 @@
 // Event-handler commands to DWORD streams (opcodes.h, Tables 7.1-7.3).
-#include "keel/fsm/compiler_detail.h"
-#include "keel/fsm/modifier.h"
+#include "keel/fsm/compiler/detail/compiler.h"
+#include "keel/fsm/detail/modifier.h"
 #include "keel/fsm/opcodes.h"
 #include "keel/text/signature.h"
 

@@ -1,4 +1,4 @@
-#include "keel/fsm/modifier.h"
+#include "keel/fsm/detail/modifier.h"
 
 namespace keel::fsm {
 

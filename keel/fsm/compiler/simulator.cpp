@@ -1,4 +1,4 @@
-#include "keel/fsm/simulator.h"
+#include "keel/fsm/compiler/simulator.h"
 
 namespace keel::fsm {
 

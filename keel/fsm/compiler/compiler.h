@@ -5,13 +5,13 @@
 //
 //   text::Diagnostics diag;
 //   auto doc = text::parse_file("fsm/character.fsm", diag);
-//   std::optional<fsm::CompiledFsms> image = doc ? fsm::compile(doc->first(), types, diag) :
-//   std::nullopt; if (!image) fmt::print(stderr, "{}", diag.render(*doc));   // file:line:col:
-//   error: ...
+//   std::optional<fsm::CompiledFsms> image;
+//   if (doc) image = fsm::compile(doc->first(), types, diag);
+//   if (!image) fmt::print(stderr, "{}", diag.render(*doc));   // file:line:col: error: ...
 #pragma once
 
 #include "keel/fsm/compiled.h"
-#include "keel/fsm/fsm_type.h"
+#include "keel/fsm/compiler/fsm_type.h"
 #include "keel/text/diagnostics.h"
 #include "keel/text/token.h"
 

@@ -1,7 +1,7 @@
-#include "keel/fsm/fsm_type.h"
+#include "keel/fsm/compiler/fsm_type.h"
 
 #include "keel/core/assert.h"
-#include "keel/fsm/modifier.h"
+#include "keel/fsm/detail/modifier.h"
 #include "keel/text/document.h"
 
 #include <array>
@@ -62,7 +62,8 @@ std::optional<u32> FsmType::behavior_bit(std::string_view name) const {
 }
 
 void FsmType::disable(Opcode op) {
-  KEEL_ASSERT(op != Opcode::kEnd, "End cannot be disabled");
+  KEEL_ASSERT(op != Opcode::kEnd, "FsmType::disable: End cannot be disabled");
+  if (op == Opcode::kEnd) return;
   disabled_ |= 1u << static_cast<u32>(op);
 }
 void FsmType::enable(Opcode op) { disabled_ &= ~(1u << static_cast<u32>(op)); }
@@ -115,7 +116,10 @@ TypeRegistry& TypeRegistry::operator=(const TypeRegistry& other) {
 }
 
 FsmType& TypeRegistry::add(std::string name) {
-  KEEL_ASSERT(find(name) == nullptr, "FSM type '{}' registered twice", name);
+  if (FsmType* existing = find(name)) {
+    KEEL_ASSERT(false, "TypeRegistry::add: FSM type '{}' registered twice", name);
+    return *existing;  // release builds: the one registered first
+  }
   types_.push_back(std::make_unique<FsmType>(std::move(name)));
   return *types_.back();
 }

@@ -1,4 +1,4 @@
-#include "keel/fsm/image_builder.h"
+#include "keel/fsm/compiler/detail/image_builder.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // What keel-fsm is made of: the simulator, the Graphviz writer and type description files.
-#include "keel/fsm/dot.h"
-#include "keel/fsm/simulator.h"
+#include "keel/fsm/compiler/dot.h"
+#include "keel/fsm/compiler/simulator.h"
 #include "keel/fsm/testing/fsm_fixture.h"
 
 #include <gmock/gmock.h>
