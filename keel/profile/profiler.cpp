@@ -25,6 +25,7 @@ Profiler::Profiler(const ProfilerOptions& options)
   KEEL_ASSERT(smoothing_ok, "ProfilerOptions::smoothing must be in (0, 1], got {}",
               options.smoothing);
   smoothing_ = smoothing_ok ? options.smoothing : kDefaultSmoothing;
+  span_smoothing_ = smoothing_ / SmoothedStats::kSpanSlowdown;
   const usize reserve = std::max<usize>(options.reserve_nodes, 1);
   nodes_.reserve(reserve);
   history_.reserve(reserve);
@@ -98,7 +99,8 @@ void Profiler::end_frame() {
     n.self_pct = static_cast<f64>(n.self_ticks) * scale;
     n.total_stats.add(n.total_pct);
     n.self_stats.add(n.self_pct);
-    history_[i].add(n.calls, n.self_ticks, n.total_ticks, n.self_pct, n.total_pct, smoothing_);
+    history_[i].add(n.calls, n.self_ticks, n.total_ticks, n.self_pct, n.total_pct, smoothing_,
+                    span_smoothing_);
   }
   fold_frame_into_zones(scale);
   for (ValueRecord& v : values_) v.last_frame = v.frame;
@@ -124,7 +126,8 @@ void Profiler::fold_frame_into_zones(f64 scale) {
   for (Zone& z : zones_) {
     z.self_pct = static_cast<f64>(z.self_ticks) * scale;
     z.total_pct = static_cast<f64>(z.total_ticks) * scale;
-    z.history.add(z.calls, z.self_ticks, z.total_ticks, z.self_pct, z.total_pct, smoothing_);
+    z.history.add(z.calls, z.self_ticks, z.total_ticks, z.self_pct, z.total_pct, smoothing_,
+                  span_smoothing_);
   }
 }
 

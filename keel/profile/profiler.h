@@ -236,6 +236,7 @@ class Profiler {
   std::vector<bool> nested_;  // an ancestor has the same site
   std::vector<Zone> zones_;
   f64 smoothing_ = kDefaultSmoothing;
+  f64 span_smoothing_ = kDefaultSmoothing / SmoothedStats::kSpanSlowdown;
   NodeId current_ = kRootNode;
   bool frame_open_ = false;
   u64 frame_start_ = 0;

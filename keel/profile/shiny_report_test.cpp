@@ -75,7 +75,7 @@ TEST(ShinyAveraging, ProfilerKeepsBothAveragingsPerNode) {
     f.end_frame(t + 100);
   }
   const SampleHistory& h = f.profiler().history(f.profiler().find("A"));
-  EXPECT_DOUBLE_EQ(h.self_pct.mean.avg, 40.0);
+  EXPECT_DOUBLE_EQ(h.self_pct.mean.avg(), 40.0);
   EXPECT_DOUBLE_EQ(h.self_pct.mean.min, 20.0);
   EXPECT_DOUBLE_EQ(h.self_pct.mean.max, 60.0);
   EXPECT_DOUBLE_EQ(h.self_pct.smoothed.avg, 45.0);  // 20 -> 30 -> 45

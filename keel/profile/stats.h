@@ -40,7 +40,24 @@ struct PercentStats {
   void reset() { *this = PercentStats{}; }
   Spread spread() const { return {min, avg, max}; }
 };
-using RunningStats = PercentStats;
+
+// The same running mean kept as a sum, so end_frame() divides only when a report reads it.
+struct RunningStats {
+  f64 min = 0.0;
+  f64 max = 0.0;
+  f64 sum = 0.0;
+  u64 frames = 0;
+
+  void add(f64 x) {
+    if (frames == 0 || x < min) min = x;
+    if (frames == 0 || x > max) max = x;
+    sum += x;
+    ++frames;
+  }
+  f64 avg() const { return frames == 0 ? 0.0 : sum / static_cast<f64>(frames); }
+  void reset() { *this = RunningStats{}; }
+  Spread spread() const { return {min, avg(), max}; }
+};
 
 // Shiny's exponential averages (see the top of this file).
 struct SmoothedStats {
@@ -52,13 +69,14 @@ struct SmoothedStats {
   f64 max = 0.0;
   u64 frames = 0;
 
-  // weight: the share of the newest value in the average, in (0, 1].
-  void add(f64 x, f64 weight) {
+  // weight: the share of the newest value in the average, in (0, 1]; span_weight: the same for
+  // min and max, weight / kSpanSlowdown (passed in so a profiler computes it once).
+  void add(f64 x, f64 weight) { add(x, weight, weight / kSpanSlowdown); }
+  void add(f64 x, f64 weight, f64 span_weight) {
     if (frames == 0) {
       min = avg = max = x;
     } else {
       avg += weight * (x - avg);
-      const f64 span_weight = weight / kSpanSlowdown;
       min = x < min ? x : min + span_weight * (x - min);
       max = x > max ? x : max + span_weight * (x - max);
     }
@@ -73,9 +91,9 @@ struct Series {
   RunningStats mean;
   SmoothedStats smoothed;
 
-  void add(f64 x, f64 weight) {
+  void add(f64 x, f64 weight, f64 span_weight) {
     mean.add(x);
-    smoothed.add(x, weight);
+    smoothed.add(x, weight, span_weight);
   }
   void reset() { *this = Series{}; }
   Spread spread(Averaging averaging) const {
@@ -92,12 +110,14 @@ struct SampleHistory {
   Series self_pct;
   Series total_pct;
 
-  void add(u64 calls, u64 self, u64 total, f64 self_percent, f64 total_percent, f64 weight) {
-    hits.add(static_cast<f64>(calls), weight);
-    self_ticks.add(static_cast<f64>(self), weight);
-    total_ticks.add(static_cast<f64>(total), weight);
-    self_pct.add(self_percent, weight);
-    total_pct.add(total_percent, weight);
+  // weight and span_weight as in SmoothedStats::add.
+  void add(u64 calls, u64 self, u64 total, f64 self_percent, f64 total_percent, f64 weight,
+           f64 span_weight) {
+    hits.add(static_cast<f64>(calls), weight, span_weight);
+    self_ticks.add(static_cast<f64>(self), weight, span_weight);
+    total_ticks.add(static_cast<f64>(total), weight, span_weight);
+    self_pct.add(self_percent, weight, span_weight);
+    total_pct.add(total_percent, weight, span_weight);
   }
   void reset() { *this = SampleHistory{}; }
 };
