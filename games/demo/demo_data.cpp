@@ -1,5 +1,6 @@
 #include "demo_data.h"
 
+#include "keel/core/bytes.h"
 #include "keel/fsm/compiled.h"
 #include "keel/pack/format.h"
 #include "keel/pipeline/string_table_asset.h"
@@ -20,14 +21,14 @@ using keel::pack::SetupContext;
 using keel::pack::type_hash;
 
 struct Blob {
-  std::span<const std::byte> bytes;
+  keel::ByteSpan bytes;
 };
 struct TileMap {
   keel::u32 width = 0;
   keel::u32 height = 0;
 };
 
-keel::u32 read_u32(std::span<const std::byte> b, keel::usize at) {
+keel::u32 read_u32(keel::ByteSpan b, keel::usize at) {
   keel::u32 v = 0;
   for (int i = 0; i < 4; ++i) v |= static_cast<keel::u32>(b[at + i]) << (8 * i);
   return v;
@@ -36,7 +37,7 @@ keel::u32 read_u32(std::span<const std::byte> b, keel::usize at) {
 // Each setup turns the primary chunk into a runtime object the teardown deletes.
 template <typename T>
 void register_type(keel::pack::Loader& loader, std::string_view type,
-                   Result<T*> (*make)(std::span<const std::byte>)) {
+                   Result<T*> (*make)(keel::ByteSpan)) {
   loader.register_type(
       type_hash(type),
       [make](SetupContext& ctx) -> Result<void*> {
@@ -47,27 +48,27 @@ void register_type(keel::pack::Loader& loader, std::string_view type,
       [](void* asset) { delete static_cast<T*>(asset); });
 }
 
-Result<Blob*> make_blob(std::span<const std::byte> b) { return new Blob{b}; }
+Result<Blob*> make_blob(keel::ByteSpan b) { return new Blob{b}; }
 
-Result<keel::script::Library*> make_scripts(std::span<const std::byte> b) {
+Result<keel::script::Library*> make_scripts(keel::ByteSpan b) {
   Result<keel::script::Library> lib = keel::script::Library::from_bytes(b, "script asset");
   if (!lib) return std::unexpected(lib.error());
   return new keel::script::Library(std::move(*lib));
 }
 
-Result<keel::fsm::CompiledFsms*> make_fsms(std::span<const std::byte> b) {
+Result<keel::fsm::CompiledFsms*> make_fsms(keel::ByteSpan b) {
   Result<keel::fsm::CompiledFsms> image = keel::fsm::CompiledFsms::from_bytes(b, "FSM asset");
   if (!image) return std::unexpected(image.error());
   return new keel::fsm::CompiledFsms(std::move(*image));
 }
 
-Result<keel::pipeline::StringTableView*> make_strings(std::span<const std::byte> b) {
+Result<keel::pipeline::StringTableView*> make_strings(keel::ByteSpan b) {
   Result<keel::pipeline::StringTableView> view = keel::pipeline::StringTableView::parse(b);
   if (!view) return std::unexpected(view.error());
   return new keel::pipeline::StringTableView(*view);
 }
 
-Result<TileMap*> make_tile_map(std::span<const std::byte> b) {
+Result<TileMap*> make_tile_map(keel::ByteSpan b) {
   if (b.size() < 8) return keel::fail(keel::ErrorCode::kCorrupt, "tile map shorter than 8 bytes");
   TileMap map{read_u32(b, 0), read_u32(b, 4)};
   if (static_cast<keel::u64>(map.width) * map.height != b.size() - 8) {

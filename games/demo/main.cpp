@@ -1,10 +1,13 @@
-// keel-demo: the main job for now. Reads settings from files and the command line, runs a
-// kernel with a few tasks headless for N frames, then prints the profiler's table and tree, the
-// objects report, and writes a Chrome trace. With data=FILE it first loads the data file that
-// keel-build made from data/sample.kproj and prints what it holds.
+// keel-demo: the main job for now. Reads settings (the engine's standard ones and its own) from
+// files and the command line, runs a kernel with a few tasks headless for N frames, then prints
+// the profiler's table, tree and flat view, the objects report, and writes a Chrome trace (and,
+// with profile_report=FILE, the Shiny report). With data=FILE it first loads the data file that
+// keel-build made from data/sample.kproj and prints what it holds. The standard settings
+// log_level and profiler are applied; width, height, fullscreen, vsync and volume are listed and
+// kept for the platform layer (the demo runs headless).
 //
 //   keel-demo [--settings FILE]... [--list] [--write-settings FILE] [setting...]
-//   e.g. keel-demo --settings demo.cfg frames=600 -physics trace=run.json
+//   e.g. keel-demo --settings demo.cfg frames=600 -physics trace=run.json log_level=debug
 #include "demo_data.h"
 #include "demo_tasks.h"
 
@@ -16,7 +19,9 @@
 #include "keel/kernel/kernel.h"
 #include "keel/profile/profile.h"
 #include "keel/profile/report.h"
+#include "keel/profile/shiny_report.h"
 #include "keel/settings/settings.h"
+#include "keel/settings/standard.h"
 
 #include <fmt/format.h>
 
@@ -32,6 +37,25 @@ void usage() {
   std::puts(
       "usage: keel-demo [--settings FILE]... [--list] [--write-settings FILE] [setting...]\n"
       "  settings: name=value, +flag, -flag, list=a;b, +list=c, -list=a (see --list)");
+}
+
+// The profiler's reports of the last frame on stdout; the Shiny report also to `report_file`.
+bool print_profile_reports(const std::string& report_file) {
+  const keel::profile::Profiler& profiler = keel::profile::this_thread();
+  std::printf("%s\n", keel::profile::log_table(profiler).c_str());
+  std::printf(
+      "Call tree (inclusive %% of the last frame):\n%s\n",
+      keel::profile::tree_report(profiler, {.show_calls = true, .show_values = true}).c_str());
+  std::printf("Flat view (by self time):\n%s\n", keel::profile::flat_report(profiler).c_str());
+  if (report_file.empty()) return true;
+  if (auto written =
+          keel::profile::write_report(report_file, keel::profile::shiny_report(profiler));
+      !written) {
+    std::fprintf(stderr, "%s\n", written.error().to_string().c_str());
+    return false;
+  }
+  std::printf("wrote profile report %s\n\n", report_file.c_str());
+  return true;
 }
 
 }  // namespace
@@ -64,16 +88,24 @@ int main(int argc, char** argv) {
   bool realtime = false;
   int seed = 1;
   std::string trace = "demo_trace.json";
+  std::string profile_report;
   std::string data;
   std::vector<std::string> waves;
+  keel::settings::StandardSettings standard;
   keel::settings::Settings settings;
+  if (auto added = keel::settings::add_standard_settings(settings, standard); !added) {
+    std::fprintf(stderr, "keel-demo: %s\n", added.error().to_string().c_str());
+    return 1;
+  }
   settings.add("frames", frames, "Frames to run").range(1, 1'000'000);
   settings.add("particles", particles, "Particles simulated by the physics task")
       .range(0, 1'000'000);
   settings.add("physics", physics, "Run the physics task");
   settings.add("realtime", realtime, "Use the real clock (default: 60 simulated frames/s)");
   settings.add("seed", seed, "Seed of the simulated input");
-  settings.add("trace", trace, "Chrome trace output file (empty: none)");
+  settings.add("trace", trace, "Chrome trace output file (empty: none; needs +profiler)");
+  settings.add("profile_report", profile_report,
+               "Shiny profile report file, flat profile and call tree (empty: none)");
   settings.add("data", data, "Data file made by keel-build to load at start-up (empty: none)");
   settings.add("waves", waves, "Enemy waves the AI cycles through");
 
@@ -98,6 +130,7 @@ int main(int argc, char** argv) {
     }
   }
 
+  keel::settings::apply_log_level(standard);
   std::printf("%s\n", keel::build_stamp().to_string().c_str());
 
   // The data file keel-build made (scripts/demo.sh builds it first). Missing: say how to make it
@@ -127,7 +160,7 @@ int main(int argc, char** argv) {
       realtime ? static_cast<const keel::Clock&>(keel::SteadyClock::instance()) : fake_clock;
   keel::kernel::Kernel kernel(clock, {.max_dt = 0.25, .fixed_dt = 1.0 / 60.0});
   keel::ObjectRegistry objects;
-  keel::kernel::attach_frame_services(kernel, &objects);
+  keel::kernel::attach_frame_services(kernel, &objects, {.profile = standard.profiler});
   if (!realtime) {
     kernel.add_frame_end_hook([&] { fake_clock.advance_seconds(1.0 / 60.0); });
   }
@@ -149,12 +182,11 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(ran), kernel.frame().time, world.presses,
               world.effects_spawned);
 
-  const keel::profile::Profiler& profiler = keel::profile::this_thread();
-  std::printf("%s\n", keel::profile::log_table(profiler).c_str());
-  std::printf(
-      "Call tree (inclusive %% of the last frame):\n%s\n",
-      keel::profile::tree_report(profiler, {.show_calls = true, .show_values = true}).c_str());
-  std::printf("Flat view (by self time):\n%s\n", keel::profile::flat_report(profiler).c_str());
+  if (standard.profiler) {
+    if (!print_profile_reports(profile_report)) return 1;
+  } else {
+    std::printf("profiler off (+profiler turns it on)\n\n");
+  }
   std::printf("%s\n", keel::to_string(objects.memory_report()).c_str());
 
   kernel.shutdown();
@@ -162,7 +194,7 @@ int main(int argc, char** argv) {
   std::printf("objects left at shutdown: %zu\n", leaks.size());
   std::printf("render checksum %016llx\n", static_cast<unsigned long long>(world.render_checksum));
 
-  if (!trace.empty()) {
+  if (standard.profiler && !trace.empty()) {
     if (auto written = keel::profile::write_chrome_trace(trace, 60); !written) {
       std::fprintf(stderr, "%s\n", written.error().to_string().c_str());
       return 1;

@@ -36,7 +36,8 @@ class DnaLayout {
 
   const std::string& name() const { return name_; }
   usize field_count() const { return fields_.size(); }
-  const DnaField& field(usize index) const { return fields_.at(index); }
+  // An index past the fields is a programmer error (asserted; release builds: an empty field).
+  const DnaField& field(usize index) const;
   std::optional<usize> find_field(std::string_view name) const;
   u32 used_bits() const { return used_bits_; }
 
@@ -50,8 +51,9 @@ class DnaLayout {
   Result<std::vector<u32>> decode(u32 dna) const;
   Status validate(u32 dna) const;
 
-  // A single gene: the raw field value (no validation), and a copy of `dna` with one gene
-  // changed (validated).
+  // A single gene: the raw field value (no validation; 0 for a field index past the fields, which
+  // is asserted), and a copy of `dna` with one gene changed (validated; kOutOfRange for a field
+  // index past the fields).
   u32 get(u32 dna, usize field) const;
   Result<u32> set(u32 dna, usize field, u32 value) const;
 

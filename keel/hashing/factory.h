@@ -31,8 +31,9 @@ class Factory {
  public:
   using Creator = std::function<std::unique_ptr<Base>()>;
 
-  // Registers a type under `name`; returns its id.
+  // Registers a type under `name`; returns its id. An empty creator is kInvalidArgument.
   Result<u32> add(std::string_view name, Creator creator) {
+    if (!creator) return fail(ErrorCode::kInvalidArgument, "type '{}' has no creator", name);
     const auto id = static_cast<u32>(creators_.size() + 1);
     if (Status s = names_.define(name, id); !s) return Unexpected(s.error());
     creators_.push_back(std::move(creator));

@@ -80,7 +80,7 @@ void* HashListCore::find_if(Hash hash, MatchFn match, const void* context, usize
 
 Hash HashListCore::hash_at(usize index) const {
   KEEL_ASSERT(index < slots_.size(), "hash list index {} out of range ({})", index, slots_.size());
-  return slots_[index].hash;
+  return index < slots_.size() ? slots_[index].hash : 0;
 }
 
 void HashListCore::for_each(VisitFn visit, void* context) const {
@@ -95,6 +95,9 @@ void HashListCore::for_each(VisitFn visit, void* context) const {
 
 Status HashListCore::add(Hash hash, void* data) {
   KEEL_ASSERT(data != nullptr, "a hash list cannot store null data (null means missing)");
+  if (data == nullptr) {
+    return fail(ErrorCode::kInvalidArgument, "hash list: null data (null means missing)");
+  }
   if (deferred_) {
     slots_.push_back(Slot{hash, mode_ == Collisions::kChained ? kNoLink : hash, data});
     ++live_;

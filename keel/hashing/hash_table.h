@@ -22,13 +22,18 @@ class HashTable {
  public:
   explicit HashTable(usize buckets, Collisions mode = Collisions::kReject) {
     KEEL_ASSERT(buckets > 0, "a hash table needs at least one bucket");
+    buckets = buckets > 0 ? buckets : 1;  // release builds: one bucket rather than a division by 0
     buckets_.reserve(buckets);
     for (usize i = 0; i < buckets; ++i) buckets_.emplace_back(mode);
   }
 
   usize bucket_count() const { return buckets_.size(); }
   usize bucket_of(Hash hash) const { return hash % buckets_.size(); }
-  const HashList<T>& bucket(usize index) const { return buckets_.at(index); }
+  // An index past the buckets is a programmer error (asserted; release builds wrap it).
+  const HashList<T>& bucket(usize index) const {
+    KEEL_ASSERT(index < buckets_.size(), "bucket {} of {}", index, buckets_.size());
+    return buckets_[index % buckets_.size()];
+  }
   usize count() const {
     usize n = 0;
     for (const auto& b : buckets_) n += b.count();

@@ -125,6 +125,9 @@ void HashTreeCore::release_node(HashTreeNode* node) {
 
 Status HashTreeCore::add(Hash hash, void* data) {
   KEEL_ASSERT(data != nullptr, "a hash tree cannot store null data (null means missing)");
+  if (data == nullptr) {
+    return fail(ErrorCode::kInvalidArgument, "hash tree: null data (null means missing)");
+  }
   HashTreeNode** link = find_link(hash);
   if (*link != nullptr) {
     if (!options_.chaining) {

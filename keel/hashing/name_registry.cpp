@@ -21,6 +21,9 @@ bool same_filename(std::string_view a, std::string_view b) {
 
 Status NameRegistry::define(std::string_view name, u32 id) {
   KEEL_ASSERT(id != kUndefined, "name '{}': id 0 means undefined", name);
+  if (id == kUndefined) {
+    return fail(ErrorCode::kInvalidArgument, "name '{}': id 0 means undefined", name);
+  }
   const Hash hash = filename_hash(name);
   if (const Entry* existing = tree_.find(hash)) {
     if (same_filename(existing->name, name)) {

@@ -3,12 +3,15 @@
 // every lookup and survive a language switch.
 #include "keel/hashing/string_table.h"
 
+#include "keel/core/bytes.h"
+
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  const std::string_view input = keel::as_chars(keel::as_bytes(std::span(data, size)));
   const size_t split = input.find('\0');
   const std::string_view keys = input.substr(0, split);
   const std::string_view texts = split == std::string_view::npos ? input : input.substr(split + 1);

@@ -10,8 +10,17 @@ constexpr profile::Site kCollect{"Collect objects", __FILE__, __LINE__};
 
 }  // namespace
 
-FrameServiceHooks attach_frame_services(Kernel& kernel, ObjectRegistry* objects) {
+FrameServiceHooks attach_frame_services(Kernel& kernel, ObjectRegistry* objects,
+                                        const FrameServiceOptions& options) {
   FrameServiceHooks hooks;
+  if (!options.profile) {
+    profile::this_thread().set_tracing(false);
+    hooks.begin = kernel.add_frame_begin_hook([] {});
+    hooks.end = kernel.add_frame_end_hook([objects] {
+      if (objects != nullptr) objects->collect();
+    });
+    return hooks;
+  }
   hooks.begin = kernel.add_frame_begin_hook([] {
     profile::Profiler& profiler = profile::this_thread();
     profiler.begin_frame();

@@ -19,8 +19,15 @@ struct FrameServiceHooks {
   Kernel::HookId end = 0;
 };
 
+struct FrameServiceOptions {
+  // The profiler's frame boundaries and task-loop sample (the standard setting `profiler`). Off:
+  // the hooks only collect objects, and the thread's profiler stops recording trace events.
+  bool profile = true;
+};
+
 // `objects` may be null (no collection). It must outlive the kernel's frames.
-FrameServiceHooks attach_frame_services(Kernel& kernel, ObjectRegistry* objects);
+FrameServiceHooks attach_frame_services(Kernel& kernel, ObjectRegistry* objects,
+                                        const FrameServiceOptions& options = {});
 
 // Removes the hooks again.
 void detach_frame_services(Kernel& kernel, const FrameServiceHooks& hooks);

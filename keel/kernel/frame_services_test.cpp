@@ -83,5 +83,24 @@ TEST(FrameServices, DetachStopsTheHooks) {
   }).join();
 }
 
+// The standard setting `profiler` off: objects are still collected, no profiler frames are made.
+TEST(FrameServices, ProfilerOffStillCollectsObjects) {
+  std::thread([] {
+    FakeClock clock;
+    Kernel kernel(clock);
+    ObjectRegistry objects;
+    int destroyed = 0;
+    int seen_in_frame = -1;
+    attach_frame_services(kernel, &objects, {.profile = false});
+    kernel.create<Releaser>(objects, destroyed, seen_in_frame);
+    kernel.run_frames(3);
+    EXPECT_EQ(destroyed, 1);
+    EXPECT_EQ(profile::this_thread().frame_count(), 0u);
+    EXPECT_EQ(profile::this_thread().trace(), nullptr);
+    kernel.shutdown();
+    EXPECT_TRUE(objects.shutdown().empty());
+  }).join();
+}
+
 }  // namespace
 }  // namespace keel::kernel

@@ -1,36 +1,13 @@
-// Steady-state frames allocate nothing. This file replaces the global operator new/delete of
-// the keel_kernel_tests executable with counting versions (plain malloc/free underneath).
+// Steady-state frames allocate nothing (counted with keel::core_testing's operator new).
 #include "keel/kernel/kernel.h"
 
 #include "keel/core/clock.h"
+#include "keel/core/testing/alloc_counter.h"
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
 #include <memory>
-#include <new>
 #include <vector>
-
-namespace {
-
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-
-void* counted_alloc(std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-
-}  // namespace
-
-void* operator new(std::size_t size) { return counted_alloc(size); }
-void* operator new[](std::size_t size) { return counted_alloc(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace keel::kernel {
 namespace {
@@ -82,25 +59,22 @@ TEST(KernelAllocations, SteadyStateFramesDoNotAllocate) {
     clock.advance_seconds(0.016);
     kernel.step();
   }
-  g_allocations = 0;
-  g_counting = true;
+  keel::testing::AllocationScope scope(keel::testing::AllocationScope::Threads::kThisThread);
   for (int i = 0; i < 200; ++i) {
     clock.advance_seconds(0.016);
     kernel.step();
   }
-  g_counting = false;
-  EXPECT_EQ(g_allocations.load(), 0);
+  EXPECT_EQ(scope.count(), 0u) << scope.counts();
   EXPECT_EQ(hook_calls, 420);
   EXPECT_GT(tasks[0]->sum, 0.0);
   EXPECT_GT(tasks[3]->sum, 0.0);
   EXPECT_GT(helper->sum, 0.0);
 
   // The counter itself works: a vector growth in the measured region is seen.
-  g_counting = true;
+  scope.reset();
   std::vector<int> probe;
   probe.push_back(1);
-  g_counting = false;
-  EXPECT_GE(g_allocations.load(), 1);
+  EXPECT_GE(scope.count(), 1u);
 }
 
 }  // namespace

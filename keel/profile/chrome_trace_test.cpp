@@ -1,7 +1,7 @@
 #include "keel/profile/chrome_trace.h"
 
 #include "keel/core/file.h"
-#include "keel/profile/fake_profiler.h"
+#include "keel/profile/testing/fake_profiler.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

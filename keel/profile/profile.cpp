@@ -2,6 +2,7 @@
 
 #include "keel/core/file.h"
 #include "keel/profile/chrome_trace.h"
+#include "keel/profile/detail/trace_registry.h"
 
 #include <memory>
 
@@ -20,11 +21,11 @@ struct ThreadState {
   Profiler profiler;
 
   ThreadState()
-      : trace(TraceRegistry::global().create(CpuTickSource::instance())),
+      : trace(detail::TraceRegistry::global().create(CpuTickSource::instance())),
         profiler(ProfilerOptions{.trace = trace.get()}) {}
   ~ThreadState() {
     detail::t_profiler = nullptr;
-    TraceRegistry::global().retire(trace);
+    detail::TraceRegistry::global().retire(trace);
   }
   ThreadState(const ThreadState&) = delete;
   ThreadState& operator=(const ThreadState&) = delete;
@@ -46,7 +47,7 @@ void set_thread_name(std::string_view name) {
 }
 
 std::string chrome_trace_json(u32 frames) {
-  const std::vector<ThreadTrace> threads = TraceRegistry::global().snapshot_all();
+  const std::vector<ThreadTrace> threads = detail::TraceRegistry::global().snapshot_all();
   return chrome_trace_json(threads, TraceOptions{.frames = frames});
 }
 
@@ -54,6 +55,6 @@ Status write_chrome_trace(const std::filesystem::path& path, u32 frames) {
   return write_file_atomic(path, chrome_trace_json(frames));
 }
 
-void discard_exited_threads() { TraceRegistry::global().discard_exited(); }
+void discard_exited_threads() { detail::TraceRegistry::global().discard_exited(); }
 
 }  // namespace keel::profile

@@ -1,5 +1,7 @@
 #include "keel/profile/profiler.h"
 
+#include "keel/core/assert.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,10 +21,39 @@ Profiler::Profiler(const ProfilerOptions& options)
       trace_(options.trace),
       trace_target_(options.trace),
       errors_to_stderr_(options.errors_to_stderr) {
-  nodes_.reserve(std::max<usize>(options.reserve_nodes, 1));
+  const bool smoothing_ok = options.smoothing > 0.0 && options.smoothing <= 1.0;
+  KEEL_ASSERT(smoothing_ok, "ProfilerOptions::smoothing must be in (0, 1], got {}",
+              options.smoothing);
+  smoothing_ = smoothing_ok ? options.smoothing : kDefaultSmoothing;
+  span_smoothing_ = smoothing_ / SmoothedStats::kSpanSlowdown;
+  const usize reserve = std::max<usize>(options.reserve_nodes, 1);
+  nodes_.reserve(reserve);
+  history_.reserve(reserve);
+  zone_of_.reserve(reserve);
+  nested_.reserve(reserve);
   Node root;
   root.site = options.root != nullptr ? options.root : &frame_site();
   nodes_.push_back(root);
+  add_node_bookkeeping(kRootNode, *root.site);
+}
+
+void Profiler::add_node_bookkeeping(NodeId id, const Site& site) {
+  history_.emplace_back();
+  bool nested = false;
+  for (NodeId p = id == kRootNode ? kNoNode : nodes_[id].parent; p != kNoNode && !nested;
+       p = nodes_[p].parent) {
+    nested = nodes_[p].site == &site;
+  }
+  nested_.push_back(nested);
+  u32 zone = 0;
+  while (zone < zones_.size() && zones_[zone].site != &site) ++zone;
+  if (zone == zones_.size()) {
+    Zone z;
+    z.site = &site;
+    zones_.push_back(z);
+  }
+  ++zones_[zone].nodes;
+  zone_of_.push_back(zone);
 }
 
 void Profiler::begin_frame() {
@@ -59,7 +90,8 @@ void Profiler::end_frame() {
   }
   const u64 frame = root.acc_ticks;
   const f64 scale = frame > 0 ? 100.0 / static_cast<f64>(frame) : 0.0;
-  for (Node& n : nodes_) {
+  for (usize i = 0; i < nodes_.size(); ++i) {
+    Node& n = nodes_[i];
     n.calls = n.acc_calls;
     n.total_ticks = n.acc_ticks;
     n.self_ticks = n.acc_ticks > n.acc_child_ticks ? n.acc_ticks - n.acc_child_ticks : 0;
@@ -67,12 +99,36 @@ void Profiler::end_frame() {
     n.self_pct = static_cast<f64>(n.self_ticks) * scale;
     n.total_stats.add(n.total_pct);
     n.self_stats.add(n.self_pct);
+    history_[i].add(n.calls, n.self_ticks, n.total_ticks, n.self_pct, n.total_pct, smoothing_,
+                    span_smoothing_);
   }
+  fold_frame_into_zones(scale);
   for (ValueRecord& v : values_) v.last_frame = v.frame;
   if (trace_ != nullptr) trace_->push(root.site, frame_start_, t, 0);
   last_frame_ticks_ = frame;
   ++frame_count_;
   frame_open_ = false;
+}
+
+void Profiler::fold_frame_into_zones(f64 scale) {
+  for (Zone& z : zones_) {
+    z.calls = 0;
+    z.self_ticks = 0;
+    z.total_ticks = 0;
+  }
+  for (usize i = 0; i < nodes_.size(); ++i) {
+    const Node& n = nodes_[i];
+    Zone& z = zones_[zone_of_[i]];
+    z.calls += n.calls;
+    z.self_ticks += n.self_ticks;
+    if (!nested_[i]) z.total_ticks += n.total_ticks;
+  }
+  for (Zone& z : zones_) {
+    z.self_pct = static_cast<f64>(z.self_ticks) * scale;
+    z.total_pct = static_cast<f64>(z.total_ticks) * scale;
+    z.history.add(z.calls, z.self_ticks, z.total_ticks, z.self_pct, z.total_pct, smoothing_,
+                  span_smoothing_);
+  }
 }
 
 void Profiler::leave_named(const char* name) {
@@ -113,6 +169,7 @@ NodeId Profiler::find_or_add_child(NodeId parent, const Site& site) {
   n.parent = parent;
   n.depth = nodes_[parent].depth + 1;
   nodes_.push_back(n);
+  add_node_bookkeeping(id, site);
   Node& p = nodes_[parent];
   if (p.last_child == kNoNode) {
     p.first_child = id;
@@ -210,6 +267,7 @@ NodeId Profiler::find(std::string_view path) const {
 
 std::vector<const ValueRecord*> Profiler::values(NodeId id) const {
   std::vector<const ValueRecord*> out;
+  if (id >= nodes_.size()) return out;
   for (u32 v = nodes_[id].first_value; v != kNoValue; v = values_[v].next) {
     out.push_back(&values_[v]);
   }
@@ -218,6 +276,7 @@ std::vector<const ValueRecord*> Profiler::values(NodeId id) const {
 }
 
 const ValueRecord* Profiler::find_value(NodeId id, std::string_view name) const {
+  if (id >= nodes_.size()) return nullptr;
   for (u32 v = nodes_[id].first_value; v != kNoValue; v = values_[v].next) {
     if (name == values_[v].name()) return &values_[v];
   }
@@ -225,14 +284,21 @@ const ValueRecord* Profiler::find_value(NodeId id, std::string_view name) const 
 }
 
 void Profiler::reset_node(NodeId id) {
+  if (id >= nodes_.size()) {
+    report(fmt::format("reset_node({}): no such node (the profiler has {}); ignored", id,
+                       nodes_.size()));
+    return;
+  }
   Node& n = nodes_[id];
   n.self_stats.reset();
   n.total_stats.reset();
+  history_[id].reset();
   for (u32 v = n.first_value; v != kNoValue; v = values_[v].next) values_[v].overall.reset();
 }
 
 void Profiler::reset_all() {
   for (NodeId id = 0; id < nodes_.size(); ++id) reset_node(id);
+  for (Zone& z : zones_) z.history.reset();
 }
 
 }  // namespace keel::profile

@@ -4,7 +4,8 @@
 // two nodes; a recursive call nests one level deeper). Between begin_frame() and end_frame() the
 // root node spans the frame, which is 100%. enter()/leave() bracket a sample; end_frame() turns the
 // frame's ticks into per-node calls, total (inclusive) and self (exclusive) time and percentages,
-// and folds the percentages into min/avg/max across frames.
+// and folds them into min/avg/max across frames, under both the seed's running mean and Shiny's
+// exponential averaging (stats.h), per node and per site (the flat profile's rows, zones()).
 //
 // Hot path: enter() finds the child by site address, first through a per-node cache of the last
 // child hit, then its next sibling, then the first child (children are kept in first-visit order,
@@ -20,6 +21,7 @@
 // Most code uses the thread-local profiler through the macros in keel/profile/profile.h.
 #pragma once
 
+#include "keel/core/assert.h"
 #include "keel/core/types.h"
 #include "keel/profile/site.h"
 #include "keel/profile/stats.h"
@@ -85,13 +87,34 @@ struct ValueRecord {
   const char* name() const { return site->name; }
 };
 
+// One site with every calling context merged (a row of the flat profile). Recursion: a context
+// nested in another context of the same site adds to hits and self time but not again to total.
+struct Zone {
+  const Site* site = nullptr;
+  u32 nodes = 0;  // calling contexts merged into this zone
+  // The last completed frame.
+  u64 calls = 0;
+  u64 self_ticks = 0;
+  u64 total_ticks = 0;
+  f64 self_pct = 0.0;
+  f64 total_pct = 0.0;
+  SampleHistory history;  // across frames since the last reset
+
+  const char* name() const { return site->name; }
+};
+
 struct ProfilerOptions {
   const TickSource* ticks = nullptr;  // nullptr: CpuTickSource::instance()
   const Site* root = nullptr;         // nullptr: frame_site() ("Frame")
   TraceBuffer* trace = nullptr;       // not owned; nullptr: no trace events
   bool errors_to_stderr = true;
   usize reserve_nodes = 256;
+  // Shiny's exponential averaging: the weight of the newest frame, in (0, 1] (stats.h). Other
+  // values are a programmer error (asserted; release builds use kDefaultSmoothing).
+  f64 smoothing = 0.1;
 };
+
+inline constexpr f64 kDefaultSmoothing = 0.1;
 
 class Profiler {
  public:
@@ -146,7 +169,8 @@ class Profiler {
   u64 now() const { return cpu_ ? read_cpu_ticks() : ticks_->now(); }
 
   // --- results ----------------------------------------------------------------------------
-  const Node& node(NodeId id) const { return nodes_[id]; }
+  // An id that is not a node is a programmer error (asserted; release builds return the root).
+  const Node& node(NodeId id) const { return nodes_[checked(id)]; }
   const Node& root() const { return nodes_[kRootNode]; }
   usize node_count() const { return nodes_.size(); }
   NodeId current() const { return current_; }
@@ -158,8 +182,14 @@ class Profiler {
   NodeId find(std::string_view path) const;
   std::vector<const ValueRecord*> values(NodeId id) const;
   const ValueRecord* find_value(NodeId id, std::string_view name) const;
+  // Hits, self/total ticks and % of node `id` across frames (both averagings).
+  const SampleHistory& history(NodeId id) const { return history_[checked(id)]; }
+  // One zone per site seen, in first-visit order (zone 0 is the root's site).
+  const std::vector<Zone>& zones() const { return zones_; }
+  f64 smoothing() const { return smoothing_; }
 
-  // Clears the cross-frame statistics (min/avg/max and overall values) of one node or of all.
+  // Clears the cross-frame statistics (min/avg/max and overall values) of one node or of all
+  // (reset_all clears the zones' too). An id that is not a node is ignored and reported.
   void reset_node(NodeId id);
   void reset_all();
 
@@ -182,6 +212,13 @@ class Profiler {
     current_ = n.parent;
   }
   NodeId find_or_add_child(NodeId parent, const Site& site);
+  void add_node_bookkeeping(NodeId id, const Site& site);
+  NodeId checked(NodeId id) const {
+    KEEL_ASSERT(id < nodes_.size(), "profile node id {} out of range (the profiler has {})", id,
+                nodes_.size());
+    return id < nodes_.size() ? id : kRootNode;
+  }
+  void fold_frame_into_zones(f64 scale);
   void leave_mismatched(const Site* site, const char* name, u64 t);
   void close_open_samples(u64 t, std::string_view why);
   void report(std::string message);
@@ -193,6 +230,13 @@ class Profiler {
   bool errors_to_stderr_;
   std::vector<Node> nodes_;
   std::vector<ValueRecord> values_;
+  // Parallel to nodes_, touched only by end_frame and the reports (kept off the hot path).
+  std::vector<SampleHistory> history_;
+  std::vector<u32> zone_of_;
+  std::vector<bool> nested_;  // an ancestor has the same site
+  std::vector<Zone> zones_;
+  f64 smoothing_ = kDefaultSmoothing;
+  f64 span_smoothing_ = kDefaultSmoothing / SmoothedStats::kSpanSlowdown;
   NodeId current_ = kRootNode;
   bool frame_open_ = false;
   u64 frame_start_ = 0;

@@ -1,7 +1,7 @@
 #include "keel/profile/profiler.h"
 
 #include "keel/core/clock.h"
-#include "keel/profile/fake_profiler.h"
+#include "keel/profile/testing/fake_profiler.h"
 
 #include <gtest/gtest.h>
 

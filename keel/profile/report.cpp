@@ -9,13 +9,17 @@
 
 namespace keel::profile {
 
-std::string log_table(const Profiler& profiler, Timing timing) {
+std::string log_table(const Profiler& profiler, Timing timing, Averaging averaging) {
   std::string out;
   out += "Min :   Avg :   Max :   # : Profile Name\n";
   out += "--------------------------------------------\n";
   for (const NodeId id : profiler.preorder()) {
     const Node& n = profiler.node(id);
-    const PercentStats& s = n.stats(timing);
+    const SampleHistory& h = profiler.history(id);
+    const Spread s =
+        averaging == Averaging::kRunningMean
+            ? n.stats(timing).spread()
+            : (timing == Timing::kInclusive ? h.total_pct : h.self_pct).spread(averaging);
     fmt::format_to(std::back_inserter(out), "{:5.1f} : {:5.1f} : {:5.1f} : {:3} : {:{}}{}\n", s.min,
                    s.avg, s.max, n.calls, "", n.depth, n.name());
   }

@@ -8,7 +8,8 @@
 //       0.0 :   0.6 :   6.3 :   1 :  Renderer
 // tree_report: the book's Table 9.1, the call tree with inclusive % of the frame, pre-order.
 // flat_view / flat_report: nodes aggregated by site (every calling context of a function in one
-//   row), sorted by self time, as in the Citizen blog's Shiny "flat profile".
+//   row), sorted by self time, the last frame only. The full Shiny report (flat profile and call
+//   tree with min-max spans and exponential averages) is in shiny_report.h.
 #pragma once
 
 #include "keel/core/types.h"
@@ -19,7 +20,9 @@
 
 namespace keel::profile {
 
-std::string log_table(const Profiler& profiler, Timing timing = Timing::kExclusive);
+// averaging: the seed's running mean (default) or Shiny's exponential averages (stats.h).
+std::string log_table(const Profiler& profiler, Timing timing = Timing::kExclusive,
+                      Averaging averaging = Averaging::kRunningMean);
 
 struct TreeReportOptions {
   Timing timing = Timing::kInclusive;

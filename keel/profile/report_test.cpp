@@ -1,6 +1,6 @@
 #include "keel/profile/report.h"
 
-#include "keel/profile/fake_profiler.h"
+#include "keel/profile/testing/fake_profiler.h"
 #include "keel/profile/testing/table91.h"
 
 #include <gtest/gtest.h>

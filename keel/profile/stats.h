@@ -1,12 +1,30 @@
-// Running statistics kept per profile node: percentages across frames and recorded values.
+// Running statistics kept per profile node: percentages, counts and times across frames, and
+// recorded values.
+//
+// Two ways of averaging a per-frame quantity, chosen by the reports (Averaging):
+//   kRunningMean  the seed's (Enginuity) mean over every frame since the last reset,
+//                 avg = (avg * n + x) / (n + 1), with the exact min and max of those frames.
+//   kExponential  Shiny's (the Citizen blog): the average saturates toward the current value,
+//                 avg += w * (x - avg); min and max expand at once to a value outside them and
+//                 otherwise saturate toward the current value ten times slower, min += w/10 *
+//                 (x - min), so the span shrinks back after a spike and shows the recent spread.
+//                 The first frame sets all three. w is ProfilerOptions::smoothing (default 0.1).
 #pragma once
 
 #include "keel/core/types.h"
 
 namespace keel::profile {
 
-// Min / average / max of a percentage over the frames recorded since the last reset. The average
-// is the seed's running mean: avg = (avg * n + pct) / (n + 1).
+enum class Averaging : u8 { kRunningMean, kExponential };
+
+// The min / average / max of one quantity, as a report reads it.
+struct Spread {
+  f64 min = 0.0;
+  f64 avg = 0.0;
+  f64 max = 0.0;
+};
+
+// The seed's running mean (and the exact min and max) since the last reset.
 struct PercentStats {
   f64 min = 0.0;
   f64 avg = 0.0;
@@ -20,6 +38,88 @@ struct PercentStats {
     ++frames;
   }
   void reset() { *this = PercentStats{}; }
+  Spread spread() const { return {min, avg, max}; }
+};
+
+// The same running mean kept as a sum, so end_frame() divides only when a report reads it.
+struct RunningStats {
+  f64 min = 0.0;
+  f64 max = 0.0;
+  f64 sum = 0.0;
+  u64 frames = 0;
+
+  void add(f64 x) {
+    if (frames == 0 || x < min) min = x;
+    if (frames == 0 || x > max) max = x;
+    sum += x;
+    ++frames;
+  }
+  f64 avg() const { return frames == 0 ? 0.0 : sum / static_cast<f64>(frames); }
+  void reset() { *this = RunningStats{}; }
+  Spread spread() const { return {min, avg(), max}; }
+};
+
+// Shiny's exponential averages (see the top of this file).
+struct SmoothedStats {
+  // How much slower min and max saturate toward the current value than the average does.
+  static constexpr f64 kSpanSlowdown = 10.0;
+
+  f64 min = 0.0;
+  f64 avg = 0.0;
+  f64 max = 0.0;
+  u64 frames = 0;
+
+  // weight: the share of the newest value in the average, in (0, 1]; span_weight: the same for
+  // min and max, weight / kSpanSlowdown (passed in so a profiler computes it once).
+  void add(f64 x, f64 weight) { add(x, weight, weight / kSpanSlowdown); }
+  void add(f64 x, f64 weight, f64 span_weight) {
+    if (frames == 0) {
+      min = avg = max = x;
+    } else {
+      avg += weight * (x - avg);
+      min = x < min ? x : min + span_weight * (x - min);
+      max = x > max ? x : max + span_weight * (x - max);
+    }
+    ++frames;
+  }
+  void reset() { *this = SmoothedStats{}; }
+  Spread spread() const { return {min, avg, max}; }
+};
+
+// One per-frame quantity under both averagings.
+struct Series {
+  RunningStats mean;
+  SmoothedStats smoothed;
+
+  void add(f64 x, f64 weight, f64 span_weight) {
+    mean.add(x);
+    smoothed.add(x, weight, span_weight);
+  }
+  void reset() { *this = Series{}; }
+  Spread spread(Averaging averaging) const {
+    return averaging == Averaging::kRunningMean ? mean.spread() : smoothed.spread();
+  }
+};
+
+// What the reports read of a node (or of a site, for the flat profile) across frames: hits
+// (calls per frame), self and total ticks, self and total % of the frame.
+struct SampleHistory {
+  Series hits;
+  Series self_ticks;
+  Series total_ticks;
+  Series self_pct;
+  Series total_pct;
+
+  // weight and span_weight as in SmoothedStats::add.
+  void add(u64 calls, u64 self, u64 total, f64 self_percent, f64 total_percent, f64 weight,
+           f64 span_weight) {
+    hits.add(static_cast<f64>(calls), weight, span_weight);
+    self_ticks.add(static_cast<f64>(self), weight, span_weight);
+    total_ticks.add(static_cast<f64>(total), weight, span_weight);
+    self_pct.add(self_percent, weight, span_weight);
+    total_pct.add(total_percent, weight, span_weight);
+  }
+  void reset() { *this = SampleHistory{}; }
 };
 
 // Count / min / max / sum of recorded values (e.g. vertex counts per call).

@@ -6,8 +6,8 @@
 // if it saw the same published sequence before and after copying it. The writer never waits and
 // never allocates; when the ring is full the oldest events are overwritten.
 //
-// TraceRegistry is the process-wide list of the per-thread buffers (guarded by a mutex) that the
-// thread-local profilers register with, so an export can merge every thread's events.
+// The thread-local profilers register their buffers in an internal registry (detail/), so an
+// export (keel/profile/profile.h) can merge every thread's events.
 #pragma once
 
 #include "keel/core/types.h"
@@ -94,32 +94,6 @@ class TraceBuffer {
   std::atomic<u64> head_{0};
   mutable std::mutex name_mutex_;
   std::string name_;
-};
-
-// The process-wide list of per-thread buffers. Buffers of exited threads are kept (so a trace
-// written after joining workers still shows them) until discard_exited() or until more than
-// kMaxRetired have piled up, oldest first.
-class TraceRegistry {
- public:
-  static constexpr usize kMaxRetired = 32;
-
-  static TraceRegistry& global();
-
-  std::shared_ptr<TraceBuffer> create(const TickSource& ticks,
-                                      usize capacity = TraceBuffer::kDefaultCapacity);
-  void retire(const std::shared_ptr<TraceBuffer>& buffer);  // its thread exited
-  void discard_exited();
-  std::vector<ThreadTrace> snapshot_all() const;
-  usize size() const;
-
- private:
-  struct Entry {
-    std::shared_ptr<TraceBuffer> buffer;
-    bool exited = false;
-  };
-  mutable std::mutex mutex_;
-  std::vector<Entry> entries_;
-  u32 next_thread_id_ = 1;
 };
 
 }  // namespace keel::profile

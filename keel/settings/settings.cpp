@@ -3,7 +3,7 @@
 #include "keel/settings/settings.h"
 
 #include "keel/settings/convert.h"
-#include "keel/settings/syntax.h"
+#include "keel/settings/detail/syntax.h"
 #include "keel/settings/value_text.h"
 
 #include <algorithm>
@@ -45,9 +45,34 @@ Settings::~Settings() = default;
 Settings::Settings(Settings&&) noexcept = default;
 Settings& Settings::operator=(Settings&&) noexcept = default;
 
+namespace {
+
+// Stands in for a null dator (a programmer error, asserted): holds nothing, refuses every value.
+class MissingDator final : public BaseDator {
+ public:
+  bool contains(std::string_view) const override { return false; }
+  std::string to_text() const override { return {}; }
+  bool has_multiple_values() const override { return false; }
+  bool is_flag() const override { return false; }
+  std::string type_name() const override { return "none"; }
+  Status check_value(std::string_view) const override { return refuse(); }
+  Status assign_values(std::span<const std::string_view>) override { return refuse(); }
+  Status add_values(std::span<const std::string_view>) override { return refuse(); }
+  Status remove_values(std::span<const std::string_view>) override { return refuse(); }
+
+ private:
+  static Status refuse() {
+    return fail(ErrorCode::kInvalidArgument, "this setting was registered without a variable");
+  }
+};
+
+}  // namespace
+
 Setting& Settings::add_dator(std::string_view name, std::unique_ptr<BaseDator> dator,
                              std::string_view help) {
   KEEL_ASSERT(is_valid_setting_name(name), "invalid setting name '{}'", name);
+  KEEL_ASSERT(dator != nullptr, "setting '{}' registered with a null dator", name);
+  if (dator == nullptr) dator = std::make_unique<MissingDator>();
   auto setting = std::make_unique<Setting>(std::string(name), std::move(dator), std::string(help));
   Setting& ref = *setting;
   if (auto it = index_.find(name); it != index_.end()) {

@@ -3,8 +3,11 @@
 // originals in their original order, and the resulting settings round-trip through a file.
 #include "keel/settings/settings.h"
 
+#include "keel/core/bytes.h"
+
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,7 +44,7 @@ constexpr size_t kMaxInput = 1u << 14;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > kMaxInput) return 0;
-  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  const std::string_view input = keel::as_chars(keel::as_bytes(std::span(data, size)));
   std::vector<std::string_view> args;
   size_t pos = 0;
   while (pos <= input.size() && args.size() < kMaxArgs) {

@@ -3,9 +3,12 @@
 // a fresh registry without errors and to the same text (the write-back round trip).
 #include "keel/settings/settings.h"
 
+#include "keel/core/bytes.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,7 +58,7 @@ constexpr size_t kMaxInput = 1u << 14;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > kMaxInput) return 0;
-  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  const std::string_view input = keel::as_chars(keel::as_bytes(std::span(data, size)));
 
   Registry a;
   for (const keel::Error& e : a.settings.apply_text(input, "fuzz.cfg")) {

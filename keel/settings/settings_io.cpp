@@ -2,7 +2,7 @@
 #include "keel/settings/settings.h"
 
 #include "keel/settings/convert.h"
-#include "keel/settings/syntax.h"
+#include "keel/settings/detail/syntax.h"
 #include "keel/settings/value_text.h"
 
 #include "keel/core/file.h"

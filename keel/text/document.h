@@ -53,7 +53,7 @@ class Document {
 };
 
 struct ParseOptions {
-  usize max_errors = 25;  // stop after this many errors
+  usize max_errors = 25;  // stop after this many errors (0 counts as 1)
 };
 
 // Parses `source`; syntax errors go to `diagnostics` (several per file: the parser skips to the

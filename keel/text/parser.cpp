@@ -3,6 +3,7 @@
 // error recovery: after a syntax error it skips to the end of the statement and goes on.
 #include "keel/text/document.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -54,7 +55,10 @@ bool digit(char c) { return c >= '0' && c <= '9'; }
 class Parser {
  public:
   Parser(Document& doc, Diagnostics& diag, const ParseOptions& options)
-      : doc_(doc), diag_(diag), options_(options), src_(doc.source()) {
+      : doc_(doc),
+        diag_(diag),
+        max_errors_(std::max<usize>(options.max_errors, 1)),
+        src_(doc.source()) {
     if (src_.size() >= 3 && src_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = line_start_ = 3;  // BOM
     advance();
   }
@@ -75,7 +79,7 @@ class Parser {
 
   void error_at(u32 line, u32 column, std::string message) {
     ++errors_;
-    if (errors_ <= options_.max_errors) {
+    if (errors_ <= max_errors_) {
       diag_.error(SourceLocation::text(doc_.filename(), line, column), std::move(message));
     }
   }
@@ -215,7 +219,7 @@ class Parser {
   }
 
   // ---- parser ------------------------------------------------------------------------------
-  bool stopped() const { return errors_ >= options_.max_errors; }
+  bool stopped() const { return errors_ >= max_errors_; }
 
   // statements until '}' (in a block) or the end; returns the first.
   Token* statements(bool in_block, const Token* owner) {
@@ -390,7 +394,7 @@ class Parser {
 
   Document& doc_;
   Diagnostics& diag_;
-  const ParseOptions& options_;
+  usize max_errors_;  // ParseOptions::max_errors, at least 1: a bad file never parses clean
   std::string_view src_;
   usize pos_ = 0;
   u32 line_ = 1;

@@ -4,13 +4,16 @@
 #include "keel/text/document.h"
 #include "keel/text/platform.h"
 
+#include "keel/core/bytes.h"
+
 #include <cstdint>
 #include <cstdlib>
+#include <span>
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace keel::text;
-  std::string source(reinterpret_cast<const char*>(data), size);
+  std::string source = keel::to_string(keel::as_bytes(std::span(data, size)));
   Diagnostics diag;
   auto doc = parse(source, "fuzz.txt", diag);
   if (doc == nullptr) {

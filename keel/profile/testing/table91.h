@@ -2,7 +2,7 @@
 // FakeProfiler. 1000 ticks; A 700 {C 300, D 394 {F 246, G 146}}; B 250 {C 120, E 110}.
 #pragma once
 
-#include "keel/profile/fake_profiler.h"
+#include "keel/profile/testing/fake_profiler.h"
 
 namespace keel::profile::testing {
 

@@ -1,11 +1,11 @@
-#include "keel/hashing/birthday.h"
+#include "birthday.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-namespace keel::hashing {
+namespace keel::hash_tool {
 namespace {
 
 // C3-04: Eqs 3.1/3.2, the correct probabilities, the book-compatible function and its guards.
@@ -110,4 +110,4 @@ TEST(Birthday, TableRejectsBadArguments) {
 }
 
 }  // namespace
-}  // namespace keel::hashing
+}  // namespace keel::hash_tool

@@ -1,4 +1,4 @@
-#include "keel/settings/syntax.h"
+#include "keel/settings/detail/syntax.h"
 
 #include "keel/settings/convert.h"
 #include "keel/settings/value_text.h"

@@ -1,5 +1,5 @@
-// A Profiler driven by its own FakeTickSource, for deterministic tests (Keel's and a game's):
-// every call names the tick at which it happens.
+// Test support (not installed): a Profiler driven by its own FakeTickSource, for deterministic
+// tests; every call names the tick at which it happens.
 //
 //   FakeProfiler f;
 //   f.begin_frame(0);
@@ -20,6 +20,7 @@ struct FakeProfilerOptions {
   const Site* root = nullptr;  // nullptr: "Frame"
   usize trace_capacity = 0;    // 0: no trace buffer
   f64 ns_per_tick = 1.0;
+  f64 smoothing = kDefaultSmoothing;  // Shiny's exponential averaging weight
 };
 
 class FakeProfiler {
@@ -32,7 +33,8 @@ class FakeProfiler {
         profiler_(ProfilerOptions{.ticks = &ticks_,
                                   .root = options.root,
                                   .trace = trace_.get(),
-                                  .errors_to_stderr = false}) {}
+                                  .errors_to_stderr = false,
+                                  .smoothing = options.smoothing}) {}
 
   Profiler& profiler() { return profiler_; }
   const Profiler& profiler() const { return profiler_; }

@@ -1,4 +1,5 @@
-// The birthday paradox (Golden Rules ch. 3): how many samples make a hash collision likely.
+// The birthday paradox (Golden Rules ch. 3): how many samples make a hash collision likely. The
+// table keel-hash birthday prints (a book exercise, not an engine feature).
 //
 //   birthday_probability(23, 365)   -> 0.5073  (chance that 23 people share a birthday)
 //   birthday_table(4294967296)      -> rows "50.00% probability of a collision with 77164 samples"
@@ -16,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace keel::hashing {
+namespace keel::hash_tool {
 
 // P(at least two of `samples` values drawn from `values` equally likely ones are equal).
 // 0 for fewer than 2 samples, 1 for more samples than values.
@@ -50,4 +51,4 @@ Result<std::vector<BirthdayRow>> birthday_table(u64 values, const BirthdayOption
 // "P% probability of a collision with S samples" line per row.
 std::vector<std::string> birthday_report(u64 values, const std::vector<BirthdayRow>& rows);
 
-}  // namespace keel::hashing
+}  // namespace keel::hash_tool

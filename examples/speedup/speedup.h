@@ -1,3 +1,4 @@
+// Example (the book's Table 9.2, not an engine feature; keel-speedup prints it).
 // What a speed-up does to frame percentages (the book's Table 9.2, "results might not match
 // expectations"). Percentages are shares of the frame, so making one function faster shrinks the
 // frame: the function's share falls by less than its speed-up, and every other function's share
@@ -8,12 +9,13 @@
 //   apparent improvement of the first = (32 - 19.05) / 32 = 40.5% (the book rounds 19 first: 41%).
 #pragma once
 
+#include "keel/core/error.h"
 #include "keel/core/types.h"
 
 #include <span>
 #include <vector>
 
-namespace keel::profile {
+namespace keel::examples {
 
 struct SpeedupPrediction {
   std::vector<f64> after_pct;          // each listed function's share of the new frame, in %
@@ -23,6 +25,9 @@ struct SpeedupPrediction {
 
 // before_pct: the listed functions' shares of the old frame (the unlisted rest is unchanged).
 // time_saved: the fraction of function `index`'s time removed (0.5 = twice as fast), in [0, 1].
-SpeedupPrediction predict_speedup(std::span<const f64> before_pct, usize index, f64 time_saved);
+// Fails (kOutOfRange) for an index past the list or time_saved outside [0, 1], and
+// (kInvalidArgument) for negative percentages or a list summing to more than 100.
+Result<SpeedupPrediction> predict_speedup(std::span<const f64> before_pct, usize index,
+                                          f64 time_saved);
 
-}  // namespace keel::profile
+}  // namespace keel::examples

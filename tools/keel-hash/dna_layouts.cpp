@@ -1,4 +1,4 @@
-#include "keel/hashing/dna_layouts.h"
+#include "dna_layouts.h"
 
 #include "keel/core/assert.h"
 
@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace keel::hashing {
+namespace keel::hash_tool {
 
 namespace {
 
@@ -108,4 +108,4 @@ Result<MaterialDna> decode_material(u32 code) {
   return dna;
 }
 
-}  // namespace keel::hashing
+}  // namespace keel::hash_tool

@@ -1,5 +1,6 @@
-// The book's two DNA layouts: the 32-bit vertex-shader DNA (Table 3.2) and the 17-bit material
-// DNA (Table 3.3), as DnaLayouts plus typed structs that encode to and decode from them.
+// The book's two DNA layouts (a worked example that keel-hash prints, not an engine feature): the
+// 32-bit vertex-shader DNA (Table 3.2) and the 17-bit material DNA (Table 3.3), as DnaLayouts plus
+// typed structs that encode to and decode from them.
 //
 //   VertexShaderDna vs;  vs.lights[0] = LightMode::kPointSpecular;  vs.bones = 3;
 //   vs.tex_coords[0] = TexCoordSource::kInputSet0;  vs.fog = true;
@@ -17,7 +18,10 @@
 
 #include <array>
 
-namespace keel::hashing {
+namespace keel::hash_tool {
+
+using hashing::DnaField;
+using hashing::DnaLayout;
 
 enum class LightMode : u8 {
   kOff = 0,
@@ -76,4 +80,4 @@ Result<u32> encode(const MaterialDna& dna);
 Result<VertexShaderDna> decode_vertex_shader(u32 code);
 Result<MaterialDna> decode_material(u32 code);
 
-}  // namespace keel::hashing
+}  // namespace keel::hash_tool

@@ -1,4 +1,5 @@
-// The setting expression `[+|-]name[=value]`, split into its parts (no registry involved).
+// Internal: the setting expression `[+|-]name[=value]`, split into its parts (no registry
+// involved).
 //
 // Blanks around the bias, the name and `=` are ignored; the value is everything after the first
 // `=`, trimmed (value_text.h reads quotes and lists from it). Names are ASCII letters, digits,

@@ -1,16 +1,16 @@
-#include "keel/profile/speedup.h"
+#include "examples/speedup/speedup.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-namespace keel::profile {
+namespace keel::examples {
 namespace {
 
 TEST(ProfileSpeedup, D6_45_Table92Arithmetic) {
   const std::vector<f64> before{32, 23, 15, 10, 3, 2};
-  const SpeedupPrediction r = predict_speedup(before, 0, 0.5);
+  const SpeedupPrediction r = predict_speedup(before, 0, 0.5).value();
   EXPECT_DOUBLE_EQ(r.frame_parts, 84.0);
   ASSERT_EQ(r.after_pct.size(), before.size());
   const std::vector<f64> rounded_expected{19, 27, 18, 12, 4, 2};
@@ -27,7 +27,7 @@ TEST(ProfileSpeedup, D6_45_Table92Arithmetic) {
 
 TEST(ProfileSpeedup, NoSpeedupChangesNothing) {
   const std::vector<f64> before{50, 25};
-  const SpeedupPrediction r = predict_speedup(before, 1, 0.0);
+  const SpeedupPrediction r = predict_speedup(before, 1, 0.0).value();
   EXPECT_DOUBLE_EQ(r.frame_parts, 100.0);
   EXPECT_DOUBLE_EQ(r.after_pct[0], 50.0);
   EXPECT_DOUBLE_EQ(r.after_pct[1], 25.0);
@@ -36,12 +36,24 @@ TEST(ProfileSpeedup, NoSpeedupChangesNothing) {
 
 TEST(ProfileSpeedup, RemovingAFunctionEntirely) {
   const std::vector<f64> before{50, 25};
-  const SpeedupPrediction r = predict_speedup(before, 0, 1.0);
+  const SpeedupPrediction r = predict_speedup(before, 0, 1.0).value();
   EXPECT_DOUBLE_EQ(r.frame_parts, 50.0);
   EXPECT_DOUBLE_EQ(r.after_pct[0], 0.0);
   EXPECT_DOUBLE_EQ(r.after_pct[1], 50.0);
   EXPECT_DOUBLE_EQ(r.apparent_improvement_pct, 100.0);
 }
 
+TEST(EntryPoints, SpeedupRejectsBadInput) {
+  const std::vector<f64> before{50, 25};
+  EXPECT_EQ(predict_speedup(before, 2, 0.5).error().code(), ErrorCode::kOutOfRange);
+  EXPECT_EQ(predict_speedup({}, 0, 0.5).error().code(), ErrorCode::kOutOfRange);
+  EXPECT_EQ(predict_speedup(before, 0, 1.5).error().code(), ErrorCode::kOutOfRange);
+  EXPECT_EQ(predict_speedup(before, 0, -0.1).error().code(), ErrorCode::kOutOfRange);
+  const std::vector<f64> too_much{80, 30};
+  EXPECT_EQ(predict_speedup(too_much, 0, 0.5).error().code(), ErrorCode::kInvalidArgument);
+  const std::vector<f64> negative{-1, 30};
+  EXPECT_EQ(predict_speedup(negative, 1, 0.5).error().code(), ErrorCode::kInvalidArgument);
+}
+
 }  // namespace
-}  // namespace keel::profile
+}  // namespace keel::examples

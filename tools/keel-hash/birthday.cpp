@@ -1,9 +1,9 @@
-#include "keel/hashing/birthday.h"
+#include "birthday.h"
 
 #include <fmt/format.h>
 #include <algorithm>
 
-namespace keel::hashing {
+namespace keel::hash_tool {
 
 double birthday_probability(u64 samples, u64 values) {
   if (samples <= 1 || values == 0) return 0.0;
@@ -69,4 +69,4 @@ std::vector<std::string> birthday_report(u64 values, const std::vector<BirthdayR
   return lines;
 }
 
-}  // namespace keel::hashing
+}  // namespace keel::hash_tool
