@@ -1,4 +1,4 @@
-#include "keel/pipeline/file_cache.h"
+#include "keel/pipeline/detail/file_cache.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 
 #include "keel/core/file.h"
 #include "keel/core/hash.h"
-#include "keel/pipeline/names.h"
+#include "keel/pipeline/detail/names.h"
 
 #include <dlfcn.h>
 

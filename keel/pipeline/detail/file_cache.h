@@ -4,7 +4,7 @@
 #pragma once
 
 #include "keel/core/types.h"
-#include "keel/pipeline/file_state.h"
+#include "keel/pipeline/detail/file_state.h"
 
 #include <utility>
 #include <vector>
