@@ -70,7 +70,17 @@ Result<std::string> Builder::resolve_data_file(std::string_view command_file) co
               command_file, joined(project_.data_files));
 }
 
+Status Builder::check_project() const {
+  if (!project_.intermediate_path.is_absolute() || !project_.image_path.is_absolute()) {
+    return fail(ErrorCode::kInvalidArgument,
+                "the project has no intermediate or image path: load it with load_project or "
+                "parse_project before building");
+  }
+  return ok();
+}
+
 Result<DataFileReport> Builder::build(std::string_view platform, std::string_view command_file) {
+  if (Status s = check_project(); !s) return Unexpected(s.error());
   Result<std::string> target = resolve_platform(platform);
   if (!target) return Unexpected(target.error());
   Result<std::string> file = resolve_data_file(command_file);
@@ -81,7 +91,8 @@ Result<DataFileReport> Builder::build(std::string_view platform, std::string_vie
 
 Result<BuildSummary> Builder::build_all(const std::vector<std::string>& platforms,
                                         const std::vector<std::string>& command_files) {
-  // Every name is checked before anything is built.
+  // The project and every name are checked before anything is built.
+  if (Status s = check_project(); !s) return Unexpected(s.error());
   for (const std::string& platform : platforms) {
     if (Result<std::string> p = resolve_platform(platform); !p) return Unexpected(p.error());
   }
@@ -108,6 +119,12 @@ Result<BuildSummary> Builder::build_all(const std::vector<std::string>& platform
 }
 
 Result<CleanReport> clean(const Project& project) {
+  if (!project.intermediate_path.is_absolute() || !project.image_path.is_absolute()) {
+    // Relative (empty) paths would mean folders under the current directory.
+    return fail(ErrorCode::kInvalidArgument,
+                "the project has no intermediate or image path: load it with load_project or "
+                "parse_project before cleaning");
+  }
   CleanReport report;
   std::error_code ec;
   std::set<std::string> data_names;

@@ -14,9 +14,9 @@
 // was (and will be repacked by the next successful build). The build database is written
 // atomically at the end.
 //
-// Errors: a platform or data file the project does not declare is an error Result (nothing is
-// built); what goes wrong while building (unknown asset types, handler errors, a failed repack) is
-// counted and reported in the DataFileReport and through the observer.
+// Errors: a project that was not loaded, or a platform or data file it does not declare, is an
+// error Result (nothing is built); what goes wrong while building (unknown asset types, handler
+// errors, a failed repack) is counted and reported in the DataFileReport and through the observer.
 #pragma once
 
 #include "keel/core/error.h"
@@ -70,6 +70,7 @@ class Builder {
   usize outputs_created() const { return outputs_created_.load(); }
 
  private:
+  Status check_project() const;
   Result<std::string> resolve_platform(std::string_view platform) const;
   Result<std::string> resolve_data_file(std::string_view command_file) const;
 
@@ -88,7 +89,8 @@ struct CleanReport {
 // Deletes every intermediate, build database and data file of the project, for every platform
 // and every data file (also those no longer listed in the project): each folder under
 // <intermediate>/<platform>/ that holds a build database or is named after a data file, and
-// every *.kpk in each platform's image folder.
+// every *.kpk in each platform's image folder. kInvalidArgument for a project that was not loaded
+// (no absolute intermediate and image paths), which would otherwise mean the current folder.
 Result<CleanReport> clean(const Project& project);
 
 }  // namespace keel::pipeline
