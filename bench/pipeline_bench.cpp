@@ -17,7 +17,7 @@
 #include "bench_support.h"
 
 #include "keel/pipeline/builder.h"
-#include "keel/pipeline/builtin_handlers.h"
+#include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/project.h"
 #include "keel/pipeline/registry.h"
 
@@ -166,9 +166,9 @@ struct Setup {
     register_builtin_handlers(handlers);
     Builder builder(*project, handlers,
                     {.jobs = jobs, .force_rebuild = force, .force_repack = false});
-    DataFileReport r = builder.build("PC", "main.kcmd");
-    if (!r.ok) std::abort();
-    return r;
+    keel::Result<DataFileReport> r = builder.build("PC", "main.kcmd");
+    if (!r || !r->ok) std::abort();
+    return *r;
   }
 };
 

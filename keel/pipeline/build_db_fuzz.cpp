@@ -3,7 +3,7 @@
 // are wrapped in a valid header (magic, version, length, checksum) first, so the fuzzer also
 // reaches the payload parser behind the checksum.
 #include "keel/core/hash.h"
-#include "keel/pipeline/build_db.h"
+#include "keel/pipeline/detail/build_db.h"
 
 #include <cstdlib>
 #include <vector>
@@ -11,7 +11,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using keel::u8;
   using keel::pipeline::BuildDatabase;
-  std::vector<u8> bytes;
+  std::vector<u8> bytes;  // numbers while the header is assembled
   if (size > 0 && (data[0] & 1) != 0) {
     const u8* payload = data + 1;
     const size_t length = size - 1;
@@ -27,9 +27,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     bytes.assign(data, data + size);
   }
-  keel::Result<BuildDatabase> db = BuildDatabase::from_bytes(bytes);
+  keel::Result<BuildDatabase> db =
+      BuildDatabase::from_bytes(keel::as_bytes(std::span<const u8>(bytes)));
   if (db) {
-    const std::vector<u8> again = db->to_bytes();
+    const keel::ByteBuffer again = db->to_bytes();
     keel::Result<BuildDatabase> back = BuildDatabase::from_bytes(again);
     if (!back || !(*back == *db)) std::abort();
     for (const auto& [output, record] : db->records()) {

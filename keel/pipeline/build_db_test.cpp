@@ -1,5 +1,5 @@
 // The build database: round trip, and every kind of damage is an error (never a crash).
-#include "keel/pipeline/build_db.h"
+#include "keel/pipeline/detail/build_db.h"
 
 #include "keel/core/file.h"
 
@@ -20,12 +20,10 @@ BuildDatabase sample() {
   return db;
 }
 
-std::span<const u8> span_of(const std::vector<u8>& v) { return v; }
-
 TEST(PipelineBuildDb, RoundTrip) {
   const BuildDatabase db = sample();
-  const std::vector<u8> bytes = db.to_bytes();
-  Result<BuildDatabase> back = BuildDatabase::from_bytes(span_of(bytes));
+  const ByteBuffer bytes = db.to_bytes();
+  Result<BuildDatabase> back = BuildDatabase::from_bytes(bytes);
   ASSERT_TRUE(back) << back.error().to_string();
   EXPECT_EQ(*back, db);
   ASSERT_NE(back->find("Blob/face.kpk"), nullptr);
@@ -37,22 +35,22 @@ TEST(PipelineBuildDb, RoundTrip) {
 }
 
 TEST(PipelineBuildDb, EveryTruncationAndBitFlipIsAnError) {
-  const std::vector<u8> bytes = sample().to_bytes();
+  const ByteBuffer bytes = sample().to_bytes();
   for (usize n = 0; n < bytes.size(); ++n) {
-    std::vector<u8> cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
-    EXPECT_FALSE(BuildDatabase::from_bytes(span_of(cut))) << "truncated to " << n;
+    ByteBuffer cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
+    EXPECT_FALSE(BuildDatabase::from_bytes(cut)) << "truncated to " << n;
   }
   for (usize i = 0; i < bytes.size(); ++i) {
-    std::vector<u8> flipped = bytes;
-    flipped[i] ^= 0x10;
-    EXPECT_FALSE(BuildDatabase::from_bytes(span_of(flipped))) << "flipped byte " << i;
+    ByteBuffer flipped = bytes;
+    flipped[i] ^= std::byte{0x10};
+    EXPECT_FALSE(BuildDatabase::from_bytes(flipped)) << "flipped byte " << i;
   }
 }
 
 TEST(PipelineBuildDb, OtherVersionIsUnsupported) {
-  std::vector<u8> bytes = sample().to_bytes();
-  bytes[4] = 9;
-  Result<BuildDatabase> r = BuildDatabase::from_bytes(span_of(bytes));
+  ByteBuffer bytes = sample().to_bytes();
+  bytes[4] = std::byte{9};
+  Result<BuildDatabase> r = BuildDatabase::from_bytes(bytes);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code(), ErrorCode::kUnsupported);
 }
@@ -60,16 +58,19 @@ TEST(PipelineBuildDb, OtherVersionIsUnsupported) {
 TEST(PipelineBuildDb, LoadSaveAndDamagedFiles) {
   const std::filesystem::path dir = std::filesystem::path(KEEL_TEST_TMPDIR) / "pipeline" / "db";
   std::filesystem::remove_all(dir);
-  std::string problem;
-  // Missing: empty, and not a problem.
-  EXPECT_EQ(BuildDatabase::load(dir / "build.kdb", &problem), BuildDatabase());
-  EXPECT_EQ(problem, "");
+  // Missing: empty, and not an error.
+  Result<BuildDatabase> missing = BuildDatabase::load(dir / "build.kdb");
+  ASSERT_TRUE(missing) << missing.error().to_string();
+  EXPECT_EQ(*missing, BuildDatabase());
   ASSERT_TRUE(sample().save(dir / "sub" / "build.kdb"));
-  EXPECT_EQ(BuildDatabase::load(dir / "sub" / "build.kdb", &problem), sample());
-  EXPECT_EQ(problem, "");
+  Result<BuildDatabase> saved = BuildDatabase::load(dir / "sub" / "build.kdb");
+  ASSERT_TRUE(saved) << saved.error().to_string();
+  EXPECT_EQ(*saved, sample());
   ASSERT_TRUE(write_file_atomic(dir / "sub" / "build.kdb", "garbage"));
-  EXPECT_EQ(BuildDatabase::load(dir / "sub" / "build.kdb", &problem), BuildDatabase());
-  EXPECT_THAT(problem, ::testing::HasSubstr("build.kdb: build database: byte 0: error: "));
+  Result<BuildDatabase> damaged = BuildDatabase::load(dir / "sub" / "build.kdb");
+  ASSERT_FALSE(damaged);
+  EXPECT_EQ(damaged.error().code(), ErrorCode::kCorrupt);
+  EXPECT_THAT(damaged.error().to_string(), ::testing::HasSubstr("sub/build.kdb: byte 0: error: "));
 }
 
 }  // namespace

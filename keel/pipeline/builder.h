@@ -4,7 +4,7 @@
 //   HandlerRegistry handlers;
 //   register_builtin_handlers(handlers);
 //   Builder builder(project, handlers, {.jobs = 4});
-//   DataFileReport r = builder.build("PC", "main.kcmd");   // -> <image>/PC/main.kpk
+//   Result<DataFileReport> r = builder.build("PC", "main.kcmd");   // -> <image>/PC/main.kpk
 //
 // One data file: read the command files (command_files.h); run every asset's handler on a pool of
 // `jobs` threads, each deciding through its BuildContext whether its intermediate is up to date
@@ -13,6 +13,10 @@
 // assets that no longer exist are deleted. When any error occurred the data file is left as it
 // was (and will be repacked by the next successful build). The build database is written
 // atomically at the end.
+//
+// Errors: a project that was not loaded, or a platform or data file it does not declare, is an
+// error Result (nothing is built); what goes wrong while building (unknown asset types, handler
+// errors, a failed repack) is counted and reported in the DataFileReport and through the observer.
 #pragma once
 
 #include "keel/core/error.h"
@@ -55,16 +59,21 @@ class Builder {
   Builder(const Project& project, const HandlerRegistry& handlers, BuildOptions options = {},
           BuildObserver* observer = nullptr);
 
-  // Builds one data file (its command file as named in the project) for one platform.
-  DataFileReport build(std::string_view platform, std::string_view command_file);
-  // Every (platform, data file) pair, platforms outermost.
-  BuildSummary build_all(const std::vector<std::string>& platforms,
-                         const std::vector<std::string>& command_files);
+  // Builds one data file (its command file as named in the project, or the data file's name) for
+  // one platform (matched case-insensitively). kNotFound when the project declares neither.
+  Result<DataFileReport> build(std::string_view platform, std::string_view command_file);
+  // Every (platform, data file) pair, platforms outermost; every name is checked first.
+  Result<BuildSummary> build_all(const std::vector<std::string>& platforms,
+                                 const std::vector<std::string>& command_files);
 
   // How many intermediates handlers have started writing (create_output calls) so far.
   usize outputs_created() const { return outputs_created_.load(); }
 
  private:
+  Status check_project() const;
+  Result<std::string> resolve_platform(std::string_view platform) const;
+  Result<std::string> resolve_data_file(std::string_view command_file) const;
+
   const Project& project_;
   const HandlerRegistry& handlers_;
   BuildOptions options_;
@@ -80,7 +89,8 @@ struct CleanReport {
 // Deletes every intermediate, build database and data file of the project, for every platform
 // and every data file (also those no longer listed in the project): each folder under
 // <intermediate>/<platform>/ that holds a build database or is named after a data file, and
-// every *.kpk in each platform's image folder.
+// every *.kpk in each platform's image folder. kInvalidArgument for a project that was not loaded
+// (no absolute intermediate and image paths), which would otherwise mean the current folder.
 Result<CleanReport> clean(const Project& project);
 
 }  // namespace keel::pipeline

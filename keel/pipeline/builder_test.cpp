@@ -2,9 +2,9 @@
 // the book's timestamps: "touch" means "change the content".
 #include "keel/pipeline/builder.h"
 #include "keel/pack/pack_file.h"
-#include "keel/pipeline/builtin_handlers.h"
-#include "keel/pipeline/command_files.h"
-#include "keel/pipeline/handler_support.h"
+#include "keel/pipeline/detail/command_files.h"
+#include "keel/pipeline/handlers/builtin_handlers.h"
+#include "keel/pipeline/handlers/handler_support.h"
 #include "keel/pipeline/testing/pipeline_fixture.h"
 
 #include <gmock/gmock.h>
@@ -56,9 +56,9 @@ TEST_F(Pipeline, Check50_CleanBuildLayout) {
   const pack::PackItem* face = pack->find_item("face");
   ASSERT_NE(face, nullptr);
   EXPECT_EQ(face->type_hash, pack::type_hash("Blob"));
-  Result<std::vector<std::byte>> bytes = pack->read_chunk(face->name_hash, face->primary);
+  Result<ByteBuffer> bytes = pack->read_chunk(face->name_hash, face->primary);
   ASSERT_TRUE(bytes);
-  EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes->data()), bytes->size()), "FACE-v1");
+  EXPECT_EQ(keel::to_string(*bytes), "FACE-v1");
 }
 
 TEST_F(Pipeline, Check51_NoOpRebuild) {
@@ -95,7 +95,7 @@ TEST_F(Pipeline, Check52_TouchOneSource) {
   ASSERT_NE(face, nullptr);
   auto bytes = pack->read_chunk(face->name_hash, face->primary);
   ASSERT_TRUE(bytes);
-  EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes->data()), bytes->size()), "FACE-v2");
+  EXPECT_EQ(keel::to_string(*bytes), "FACE-v2");
 }
 
 TEST_F(Pipeline, Check52_TouchWithoutChangeBuildsNothing) {
@@ -152,7 +152,7 @@ TEST_F(Pipeline, Check54_TouchHandler) {
   testing::add_test_handlers(v2, 2);
   RecordingObserver observer;
   Builder builder(project(), v2, {}, &observer);
-  const DataFileReport r = builder.build("PC", "main.kcmd");
+  const DataFileReport r = builder.build("PC", "main.kcmd").value();
   EXPECT_TRUE(r.ok) << observer.messages;
   EXPECT_EQ(r.built, 2u);
   EXPECT_EQ(g_counted_builds.load(), before + 2);
@@ -174,8 +174,8 @@ TEST_F(Pipeline, Check54_TouchPluginFile) {
     register_builtin_handlers(with_plugin);
     ASSERT_TRUE(with_plugin.load_plugin(plugin));
     Builder builder(project(), with_plugin);
-    ASSERT_EQ(builder.build("PC", "main.kcmd").built, 2u);
-    ASSERT_EQ(builder.build("PC", "main.kcmd").built, 0u);
+    ASSERT_EQ(builder.build("PC", "main.kcmd").value().built, 2u);
+    ASSERT_EQ(builder.build("PC", "main.kcmd").value().built, 0u);
   }
   {
     std::FILE* f = std::fopen(plugin.c_str(), "ab");
@@ -188,7 +188,7 @@ TEST_F(Pipeline, Check54_TouchPluginFile) {
   ASSERT_TRUE(with_plugin.load_plugin(plugin));
   RecordingObserver observer;
   Builder builder(project(), with_plugin, {}, &observer);
-  const DataFileReport r = builder.build("PC", "main.kcmd");
+  const DataFileReport r = builder.build("PC", "main.kcmd").value();
   EXPECT_TRUE(r.ok) << observer.messages;
   EXPECT_EQ(r.built, 1u);
   EXPECT_THAT(observer.finished,
@@ -397,7 +397,7 @@ TEST_F(Pipeline, CorruptDatabaseMeansRebuild) {
 
 TEST_F(Pipeline, BuildAllSummarises) {
   Builder builder(project(), handlers_);
-  BuildSummary s = builder.build_all({"PC", "XBOX"}, project().data_files);
+  BuildSummary s = builder.build_all({"PC", "XBOX"}, project().data_files).value();
   EXPECT_TRUE(s.ok());
   EXPECT_EQ(s.data_files.size(), 4u);
   EXPECT_EQ(s.built, 8u);
@@ -405,7 +405,7 @@ TEST_F(Pipeline, BuildAllSummarises) {
   EXPECT_THAT(
       s.to_string(),
       ::testing::StartsWith("8 built, 0 up to date, 0 failed, 4 of 4 data files repacked in "));
-  s = builder.build_all({"PC", "XBOX"}, project().data_files);
+  s = builder.build_all({"PC", "XBOX"}, project().data_files).value();
   EXPECT_TRUE(s.nothing_done());
   EXPECT_THAT(s.to_string(),
               ::testing::StartsWith("everything is up to date (8 assets, 4 data files) in "));

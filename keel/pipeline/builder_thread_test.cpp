@@ -2,7 +2,7 @@
 // incremental builds across threads; duplicate outputs caught whichever thread claims first.
 // Also run under ThreadSanitizer.
 #include "keel/pipeline/builder.h"
-#include "keel/pipeline/builtin_handlers.h"
+#include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/testing/test_project.h"
 
 #include <gmock/gmock.h>
@@ -42,8 +42,8 @@ TEST(PipelineThreads, ParallelBuildEqualsSerialBuild) {
   Builder one(*p1, handlers, {.jobs = 1});
   RecordingObserver observer;
   Builder four(*p4, handlers, {.jobs = 4}, &observer);
-  ASSERT_EQ(one.build("PC", "main.kcmd").built, static_cast<usize>(kAssets));
-  DataFileReport r = four.build("PC", "main.kcmd");
+  ASSERT_EQ(one.build("PC", "main.kcmd").value().built, static_cast<usize>(kAssets));
+  DataFileReport r = four.build("PC", "main.kcmd").value();
   ASSERT_TRUE(r.ok) << observer.messages;
   EXPECT_EQ(r.built, static_cast<usize>(kAssets));
   EXPECT_EQ(observer.finished.size(), static_cast<usize>(kAssets));
@@ -51,11 +51,11 @@ TEST(PipelineThreads, ParallelBuildEqualsSerialBuild) {
 
   // Incremental and no-op builds on four threads.
   parallel.write("src/a7.bin", "changed");
-  r = four.build("PC", "main.kcmd");
+  r = four.build("PC", "main.kcmd").value();
   EXPECT_EQ(r.built, 1u);
   EXPECT_EQ(r.up_to_date, static_cast<usize>(kAssets - 1));
   EXPECT_TRUE(r.repacked);
-  r = four.build("PC", "main.kcmd");
+  r = four.build("PC", "main.kcmd").value();
   EXPECT_EQ(r.built, 0u);
   EXPECT_FALSE(r.repacked);
 }
@@ -74,7 +74,7 @@ TEST(PipelineThreads, DuplicateNamesAcrossThreads) {
   register_builtin_handlers(handlers);
   RecordingObserver observer;
   Builder builder(*project, handlers, {.jobs = 4}, &observer);
-  const DataFileReport r = builder.build("PC", "main.kcmd");
+  const DataFileReport r = builder.build("PC", "main.kcmd").value();
   EXPECT_EQ(r.built, 1u);  // exactly one command wins the name
   EXPECT_EQ(r.failed, 15u);
   EXPECT_FALSE(r.repacked);

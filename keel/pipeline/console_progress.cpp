@@ -67,7 +67,7 @@ void ConsoleProgress::asset_finished(const AssetEvent& e) {
   }
 }
 
-void ConsoleProgress::message(LogLevel, std::string_view text) { print(text); }
+void ConsoleProgress::message(log::Level, std::string_view text) { print(text); }
 
 void ConsoleProgress::repacking(std::string_view path, usize intermediates) {
   print(fmt::format("packing {} ({} intermediate{})", path, intermediates,

@@ -27,7 +27,7 @@ class ConsoleProgress final : public BuildObserver {
                          usize assets) override;
   void asset_started(const AssetEvent& event) override;
   void asset_finished(const AssetEvent& event) override;
-  void message(LogLevel level, std::string_view text) override;
+  void message(log::Level level, std::string_view text) override;
   void repacking(std::string_view path, usize intermediates) override;
   void data_file_finished(const DataFileReport& report) override;
 

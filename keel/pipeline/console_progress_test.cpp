@@ -20,7 +20,7 @@ std::string run(ProgressOptions options) {
     p.asset_started({"PC", "main", "Blob", "sky", "main.kcmd:2", 2, 2, AssetOutcome::kBuilt, 0});
     p.asset_finished(
         {"PC", "main", "Blob", "sky", "main.kcmd:2", 2, 2, AssetOutcome::kUpToDate, 0});
-    p.message(LogLevel::kError, "main.kcmd:3:1: error: oops\n");
+    p.message(log::Level::kError, "main.kcmd:3:1: error: oops\n");
     p.repacking("image/PC/main.kpk", 2);
     DataFileReport r;
     r.platform = "PC";

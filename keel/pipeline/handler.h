@@ -6,14 +6,14 @@
 //   bool build_blob(keel::pipeline::BuildContext& ctx) {
 //     const keel::text::Token& cmd = ctx.command();               // Blob("logo", "logo.bin");
 //     if (!ctx.check(cmd, {text::kString, text::kString}, {.min_params = 1})) return false;
-//     std::string source = ctx.find_source(cmd.param(1)->text);   // include paths, recorded
-//     if (source.empty()) return ctx.error(*cmd.param(1), "source not found"), false;
+//     keel::Result<std::string> source = ctx.find_source(cmd.param(1)->text);  // recorded
+//     if (!source) return ctx.error(*cmd.param(1), source.error().message()), false;
 //     if (!ctx.set_output(cmd.param(0)->text)) return false;      // the intermediate's name
 //     if (ctx.up_to_date()) return true;                          // nothing changed: done
-//     std::string bytes;
-//     if (!ctx.read_file(source, bytes)) return false;
+//     keel::Result<std::string> bytes = ctx.read_file(*source);   // reported when it fails
+//     if (!bytes) return false;
 //     keel::pipeline::OutputFile* out = ctx.create_output();
-//     const u32 chunk = out->add_chunk(name, kBlockGeneral, as_bytes(bytes));
+//     const u32 chunk = out->add_chunk(name, kBlockGeneral, keel::as_bytes(*bytes));
 //     out->add_item(name, "Blob", chunk);
 //     return out->close();
 //   }
@@ -31,14 +31,15 @@
 //   KEEL_PIPELINE_PLUGIN(register_handlers)
 #pragma once
 
+#include "keel/core/bytes.h"
+#include "keel/core/error.h"
+#include "keel/core/log.h"
 #include "keel/core/types.h"
 #include "keel/text/diagnostics.h"
 #include "keel/text/signature.h"
 #include "keel/text/token.h"
 
-#include <cstddef>
 #include <initializer_list>
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -49,7 +50,8 @@ class Document;
 namespace keel::pipeline {
 
 // Bumped whenever a class below changes shape; a plug-in built against another version is refused.
-inline constexpr u32 kPluginApiVersion = 1;
+// 2: find_source and read_file return Results, log() takes keel::log::Level.
+inline constexpr u32 kPluginApiVersion = 2;
 
 // The platform and asset-type name that stand for "any" in include paths and registrations.
 inline constexpr std::string_view kCommon = "common";
@@ -57,15 +59,13 @@ inline constexpr std::string_view kCommon = "common";
 // Block types used by the built-in handlers (the book's memory kinds; the pack's block id).
 inline constexpr u16 kBlockGeneral = 0;  // metadata and data loaded into general memory
 
-enum class LogLevel : u8 { kInfo, kWarning, kError };
-
 // One intermediate file being written (the book's IOutputFile). Owned by the host.
 class OutputFile {
  public:
   // Copies `data` into the file and returns its locator id: block id = `block_type` in the low 16
   // bits, the chunk number (1, 2, 3, ... in this file) in the high 16 bits. `name` is the asset
   // the chunk belongs to (the name half of the chunk's 64-bit key). 0 after close() or on error.
-  virtual u32 add_chunk(std::string_view name, u16 block_type, std::span<const std::byte> data,
+  virtual u32 add_chunk(std::string_view name, u16 block_type, ByteSpan data,
                         u32 alignment = 4) = 0;
   // Adds the master-index entry of an asset: its name, type name and primary chunk.
   virtual void add_item(std::string_view name, std::string_view type, u32 primary_chunk) = 0;
@@ -89,11 +89,13 @@ class BuildContext {
                      const text::CommandRules& rules = {}) = 0;
 
   // Looks `name` up in the include paths of (platform, type), (platform, common), (common, type),
-  // (common, common), in that order, and returns the absolute path of the first hit, or "" when
-  // no group has it. A file found is a dependency of this command's output.
-  virtual std::string find_source(std::string_view name) = 0;
-  // Reads a whole file (usually one find_source returned). On failure reports an error.
-  virtual bool read_file(std::string_view path, std::string& out) = 0;
+  // (common, common), in that order, and returns the absolute path of the first hit. A file found
+  // is a dependency of this command's output. Not found (kNotFound) is not reported: the handler
+  // decides whether the source was optional. A file found but unreadable is reported too.
+  virtual Result<std::string> find_source(std::string_view name) = 0;
+  // Reads a whole file (usually one find_source returned). A failure is also reported as an
+  // error of this asset, so the handler may simply return false.
+  virtual Result<std::string> read_file(std::string_view path) = 0;
 
   // Declares the intermediate this command produces (the book's SetOutputFile): its asset name.
   // A handler that never calls it leaves its asset out of the data file. Once per call.
@@ -105,7 +107,8 @@ class BuildContext {
   // Starts writing the declared output; nullptr (with an error reported) if none was declared.
   virtual OutputFile* create_output() = 0;
 
-  virtual void log(LogLevel level, std::string_view message) = 0;
+  // A line in the build's output ("file:line:col: warning: message"); kError fails the asset.
+  virtual void log(log::Level level, std::string_view message) = 0;
   // A located error ("file:line:col: error: message"); the build of this asset fails.
   virtual void error(const text::Token& at, std::string_view message) = 0;
   // Adds diagnostics the handler collected itself, e.g. from parsing a source file with

@@ -1,7 +1,8 @@
 #include "keel/pipeline/include_paths.h"
 
+#include "keel/pipeline/detail/include_search.h"
+#include "keel/pipeline/detail/names.h"
 #include "keel/pipeline/handler.h"
-#include "keel/pipeline/names.h"
 
 namespace keel::pipeline {
 
@@ -42,28 +43,11 @@ std::vector<std::string> IncludePaths::search_dirs(std::string_view platform,
   return dirs;
 }
 
-std::optional<IncludePaths::Hit> IncludePaths::find_in(const std::vector<std::string>& dirs,
-                                                       std::string_view name) {
-  if (name.empty()) return std::nullopt;
-  std::string path;
-  if (name.front() == '/') {
-    path = name;
-    if (auto stamp = stat_file(path)) return Hit{std::move(path), *stamp};
-    return std::nullopt;
-  }
-  for (const std::string& dir : dirs) {
-    path.assign(dir);
-    path += '/';
-    path += name;
-    if (auto stamp = stat_file(path)) return Hit{std::move(path), *stamp};
-  }
-  return std::nullopt;
-}
-
-std::optional<IncludePaths::Hit> IncludePaths::find(std::string_view name,
-                                                    std::string_view platform,
-                                                    std::string_view type) const {
-  return find_in(search_dirs(platform, type), name);
+std::optional<std::string> IncludePaths::find(std::string_view name, std::string_view platform,
+                                              std::string_view type) const {
+  std::optional<SourceHit> hit = find_source_in(search_dirs(platform, type), name);
+  if (!hit) return std::nullopt;
+  return std::move(hit->path);
 }
 
 }  // namespace keel::pipeline

@@ -7,9 +7,6 @@
 // Platform and type names compare case-insensitively; "common" is kCommon.
 #pragma once
 
-#include "keel/core/types.h"
-#include "keel/pipeline/file_state.h"
-
 #include <map>
 #include <optional>
 #include <string>
@@ -22,20 +19,14 @@ class IncludePaths {
  public:
   void add(std::string_view platform, std::string_view type, std::string directory);
 
-  struct Hit {
-    std::string path;  // the directory joined with the name
-    FileStamp stamp;
-  };
-  // The first existing regular file `name` in the four groups, or nullopt. An absolute `name` is
-  // taken as it is.
-  std::optional<Hit> find(std::string_view name, std::string_view platform,
-                          std::string_view type) const;
+  // The path of the first existing regular file `name` in the four groups (the directory joined
+  // with the name), or nullopt. An absolute `name` is taken as it is.
+  std::optional<std::string> find(std::string_view name, std::string_view platform,
+                                  std::string_view type) const;
 
   // Every directory of the four groups, in search order (a group repeated because the platform
   // or type is "common" is searched once).
   std::vector<std::string> search_dirs(std::string_view platform, std::string_view type) const;
-  // The first existing regular file `name` in `dirs` (see find()).
-  static std::optional<Hit> find_in(const std::vector<std::string>& dirs, std::string_view name);
 
   // The directories of one group, in search order (empty when the group has none).
   const std::vector<std::string>& group(std::string_view platform, std::string_view type) const;

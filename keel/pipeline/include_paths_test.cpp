@@ -1,7 +1,8 @@
 // Check 57: include-path search order.
 #include "keel/pipeline/include_paths.h"
 #include "keel/pipeline/builder.h"
-#include "keel/pipeline/builtin_handlers.h"
+#include "keel/pipeline/detail/include_search.h"
+#include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/testing/pipeline_fixture.h"
 
 #include <gmock/gmock.h>
@@ -24,17 +25,20 @@ TEST_F(Pipeline, Check57_IncludeSearchOrder) {
 
   // Only in (common, common): found there, for every platform.
   files.write("common/x.tga", "common");
-  auto hit = paths.find("x.tga", "PC", "Texture");
+  std::optional<std::string> found = paths.find("x.tga", "PC", "Texture");
+  ASSERT_TRUE(found);
+  EXPECT_EQ(*found, root + "/common/x.tga");
+  std::optional<SourceHit> hit = find_source_in(paths.search_dirs("PC", "Texture"), "x.tga");
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->path, root + "/common/x.tga");
   EXPECT_EQ(hit->stamp.size, 6u);
 
   // Also in (PC, Texture): PC resolves there, another platform still to (common, common).
   files.write("pc_tex/x.tga", "pc");
-  EXPECT_EQ(paths.find("x.tga", "PC", "Texture")->path, root + "/pc_tex/x.tga");
-  EXPECT_EQ(paths.find("x.tga", "pc", "texture")->path, root + "/pc_tex/x.tga");
-  EXPECT_EQ(paths.find("x.tga", "XBOX", "Texture")->path, root + "/common/x.tga");
-  EXPECT_EQ(paths.find("x.tga", "PC", "Mesh")->path, root + "/common/x.tga");
+  EXPECT_EQ(*paths.find("x.tga", "PC", "Texture"), root + "/pc_tex/x.tga");
+  EXPECT_EQ(*paths.find("x.tga", "pc", "texture"), root + "/pc_tex/x.tga");
+  EXPECT_EQ(*paths.find("x.tga", "XBOX", "Texture"), root + "/common/x.tga");
+  EXPECT_EQ(*paths.find("x.tga", "PC", "Mesh"), root + "/common/x.tga");
 
   // Missing everywhere: not found.
   EXPECT_FALSE(paths.find("y.tga", "PC", "Texture"));
@@ -54,15 +58,15 @@ TEST_F(Pipeline, Check57_AllFourGroupsInOrder) {
     files.write(fmt::format("{}/f", dir), dir);
   }
   files.write("pt2/only_second", "");
-  EXPECT_EQ(paths.find("f", "PC", "Texture")->path, root + "/pt/f");
-  EXPECT_EQ(paths.find("only_second", "PC", "Texture")->path, root + "/pt2/only_second");
+  EXPECT_EQ(*paths.find("f", "PC", "Texture"), root + "/pt/f");
+  EXPECT_EQ(*paths.find("only_second", "PC", "Texture"), root + "/pt2/only_second");
   fs::remove(files.path("pt/f"));
   fs::remove(files.path("pt2/f"));
-  EXPECT_EQ(paths.find("f", "PC", "Texture")->path, root + "/pc/f");  // (platform, common)
+  EXPECT_EQ(*paths.find("f", "PC", "Texture"), root + "/pc/f");  // (platform, common)
   fs::remove(files.path("pc/f"));
-  EXPECT_EQ(paths.find("f", "PC", "Texture")->path, root + "/ct/f");  // (common, type)
+  EXPECT_EQ(*paths.find("f", "PC", "Texture"), root + "/ct/f");  // (common, type)
   fs::remove(files.path("ct/f"));
-  EXPECT_EQ(paths.find("f", "PC", "Texture")->path, root + "/cc/f");  // (common, common)
+  EXPECT_EQ(*paths.find("f", "PC", "Texture"), root + "/cc/f");  // (common, common)
   EXPECT_THAT(paths.group("pc", "TEXTURE"), ::testing::ElementsAre(root + "/pt", root + "/pt2"));
 }
 
@@ -83,19 +87,19 @@ TEST_F(Pipeline, Check57_MissingSourceIsReportedByTheHandler) {
                 .description = "test: a blob"});
   RecordingObserver observer;
   Builder builder(*project, handlers, {}, &observer);
-  ASSERT_TRUE(builder.build("PC", "main.kcmd").ok) << observer.messages;
+  ASSERT_TRUE(builder.build("PC", "main.kcmd").value().ok) << observer.messages;
 
   // A file appearing in a group searched earlier changes what the asset is made from.
   files.write("pc_tex/x.tga", "pc");
-  DataFileReport r = builder.build("PC", "main.kcmd");
+  DataFileReport r = builder.build("PC", "main.kcmd").value();
   EXPECT_EQ(r.built, 1u);
-  EXPECT_EQ(builder.build("XBOX", "main.kcmd").built, 1u);
-  EXPECT_EQ(builder.build("XBOX", "main.kcmd").built, 0u);
+  EXPECT_EQ(builder.build("XBOX", "main.kcmd").value().built, 1u);
+  EXPECT_EQ(builder.build("XBOX", "main.kcmd").value().built, 0u);
 
   // Gone everywhere: find_source returns "" and the handler reports a located error.
   fs::remove(files.path("pc_tex/x.tga"));
   fs::remove(files.path("common/x.tga"));
-  r = builder.build("PC", "main.kcmd");
+  r = builder.build("PC", "main.kcmd").value();
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.failed, 1u);
   EXPECT_THAT(observer.messages,

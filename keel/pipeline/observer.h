@@ -54,7 +54,7 @@ class BuildObserver {
   virtual void asset_started(const AssetEvent& /*event*/) {}
   virtual void asset_finished(const AssetEvent& /*event*/) {}
   // Diagnostics (rendered, possibly several lines) and handler log lines.
-  virtual void message(LogLevel /*level*/, std::string_view /*text*/) {}
+  virtual void message(log::Level /*level*/, std::string_view /*text*/) {}
   virtual void repacking(std::string_view /*path*/, usize /*intermediates*/) {}
   virtual void data_file_finished(const DataFileReport& /*report*/) {}
 };

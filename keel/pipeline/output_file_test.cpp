@@ -1,7 +1,7 @@
 // Check 59: the output file a handler writes (the book's AddChunk / AddItem / Close).
 #include "keel/pack/pack_file.h"
 #include "keel/pipeline/builder.h"
-#include "keel/pipeline/handler_support.h"
+#include "keel/pipeline/handlers/handler_support.h"
 #include "keel/pipeline/testing/pipeline_fixture.h"
 
 #include <gmock/gmock.h>
@@ -20,10 +20,7 @@ using testing::TestProject;
 std::vector<u32> g_locators;
 u32 g_after_close = 1;
 
-std::vector<std::byte> bytes_of(std::string_view s) {
-  const auto* p = reinterpret_cast<const std::byte*>(s.data());
-  return {p, p + s.size()};
-}
+ByteBuffer bytes_of(std::string_view s) { return to_buffer(s); }
 
 // Three chunks in blocks 0, 3, 0; each buffer freed (and scribbled over first) right after the
 // call; one item; close; then a use after close.
@@ -35,7 +32,7 @@ bool build_chunks(BuildContext& ctx) {
   const std::pair<u16, std::string_view> chunks[] = {
       {0, "header"}, {3, "pixels-pixels-pixels"}, {0, "palette"}};
   for (const auto& [block, text] : chunks) {
-    auto buffer = std::make_unique<std::vector<std::byte>>(bytes_of(text));
+    auto buffer = std::make_unique<ByteBuffer>(bytes_of(text));
     g_locators.push_back(out->add_chunk("face", block, *buffer, block == 3 ? 16 : 4));
     std::fill(buffer->begin(), buffer->end(), std::byte{0xEE});
     buffer.reset();
@@ -60,7 +57,7 @@ TEST_F(Pipeline, Check59_AddChunk) {
                 .description = "test"});
   RecordingObserver observer;
   Builder builder(*project, handlers, {}, &observer);
-  const DataFileReport r = builder.build("PC", "main.kcmd");
+  const DataFileReport r = builder.build("PC", "main.kcmd").value();
 
   // Locator ids: block id = block type (low 16 bits), chunk number counting up per file.
   ASSERT_EQ(g_locators.size(), 3u);
@@ -78,8 +75,8 @@ TEST_F(Pipeline, Check59_AddChunk) {
   EXPECT_EQ(item.type_hash, pack::type_hash("Texture"));
   EXPECT_EQ(item.primary.value, g_locators[0]);
   auto chunk = [&](u32 locator) {
-    Result<std::vector<std::byte>> b = pack->read_chunk(item.name_hash, pack::LocatorId{locator});
-    return b ? std::string(reinterpret_cast<const char*>(b->data()), b->size()) : "<missing>";
+    Result<ByteBuffer> b = pack->read_chunk(item.name_hash, pack::LocatorId{locator});
+    return b ? keel::to_string(*b) : "<missing>";
   };
   EXPECT_EQ(chunk(g_locators[0]), "header");
   EXPECT_EQ(chunk(g_locators[1]), "pixels-pixels-pixels");
@@ -137,7 +134,7 @@ TEST_F(Pipeline, HandlerProtocolMistakesAreErrors) {
                 .description = "test"});
   RecordingObserver observer;
   Builder builder(*project, handlers, {}, &observer);
-  const DataFileReport r = builder.build("PC", "main.kcmd");
+  const DataFileReport r = builder.build("PC", "main.kcmd").value();
   EXPECT_EQ(r.failed, 3u);
   EXPECT_THAT(observer.messages, ::testing::HasSubstr("chunk alignment 3 is not a power of two"));
   EXPECT_THAT(observer.messages, ::testing::HasSubstr("did not close its output file"));

@@ -1,8 +1,8 @@
 #include "keel/pipeline/project.h"
 
 #include "keel/core/file.h"
+#include "keel/pipeline/detail/names.h"
 #include "keel/pipeline/handler.h"
-#include "keel/pipeline/names.h"
 #include "keel/text/document.h"
 #include "keel/text/signature.h"
 

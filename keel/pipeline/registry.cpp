@@ -2,7 +2,7 @@
 
 #include "keel/core/file.h"
 #include "keel/core/hash.h"
-#include "keel/pipeline/names.h"
+#include "keel/pipeline/detail/names.h"
 
 #include <dlfcn.h>
 
@@ -113,6 +113,7 @@ std::vector<Error> HandlerRegistry::take_problems() { return std::exchange(probl
 
 Result<fs::path> find_plugin(std::string_view name, const fs::path& base,
                              const std::vector<fs::path>& search_dirs) {
+  if (name.empty()) return fail(ErrorCode::kInvalidArgument, "an empty plug-in name");
   const bool is_path = name.find('/') != std::string_view::npos || name.ends_with(".so");
   std::error_code ec;
   if (is_path) {

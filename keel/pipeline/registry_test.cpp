@@ -1,9 +1,9 @@
 // Check 58: dispatch by (platform, type); plug-ins register (platform, type, fn) triplets.
 #include "keel/pipeline/registry.h"
 #include "keel/pipeline/builder.h"
-#include "keel/pipeline/builtin_handlers.h"
-#include "keel/pipeline/command_files.h"
-#include "keel/pipeline/handler_support.h"
+#include "keel/pipeline/detail/command_files.h"
+#include "keel/pipeline/handlers/builtin_handlers.h"
+#include "keel/pipeline/handlers/handler_support.h"
 #include "keel/pipeline/testing/pipeline_fixture.h"
 
 #include <gmock/gmock.h>
@@ -76,7 +76,7 @@ TEST_F(Pipeline, Check58_UnknownCommandIsAReportedError) {
 
   RecordingObserver observer;
   Builder builder(*project, handlers, {}, &observer);
-  const DataFileReport r = builder.build("XBOX", "main.kcmd");
+  const DataFileReport r = builder.build("XBOX", "main.kcmd").value();
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.errors, 1u);
   EXPECT_THAT(observer.messages,

@@ -6,7 +6,7 @@
 namespace keel::pipeline {
 namespace {
 
-void put(std::vector<std::byte>& out, u32 v) {
+void put(ByteBuffer& out, u32 v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>(v >> (8 * i)));
 }
 
@@ -16,8 +16,8 @@ Unexpected corrupt(usize offset, std::string_view what) {
 
 }  // namespace
 
-std::vector<std::byte> encode_string_table(std::span<const std::string> keys,
-                                           std::span<const StringTableLanguage> languages) {
+ByteBuffer encode_string_table(std::span<const std::string> keys,
+                               std::span<const StringTableLanguage> languages) {
   // Keys sorted by hash for binary search; texts follow their key.
   std::vector<u32> order(keys.size());
   std::iota(order.begin(), order.end(), 0u);
@@ -37,7 +37,7 @@ std::vector<std::byte> encode_string_table(std::span<const std::string> keys,
     }
     offsets.push_back(static_cast<u32>(text.size()));
   }
-  std::vector<std::byte> out;
+  ByteBuffer out;
   put(out, kStringTableMagic);
   put(out, kStringTableVersion);
   put(out, static_cast<u32>(keys.size()));
@@ -59,7 +59,7 @@ u32 StringTableView::word(usize index) const {
          (static_cast<u32>(p[3]) << 24);
 }
 
-Result<StringTableView> StringTableView::parse(std::span<const std::byte> bytes) {
+Result<StringTableView> StringTableView::parse(ByteSpan bytes) {
   StringTableView v;
   v.bytes_ = bytes;
   if (bytes.size() < 20) return corrupt(0, "shorter than its header");
@@ -106,7 +106,7 @@ std::string_view StringTableView::language(usize index) const {
   if (index >= language_count_) return {};
   const u32 off = word(names_at_ + 2 * index);
   const u32 len = word(names_at_ + 2 * index + 1);
-  return {reinterpret_cast<const char*>(bytes_.data() + text_at_ + off), len};
+  return as_chars(bytes_.subspan(text_at_ + off, len));
 }
 
 std::optional<usize> StringTableView::find_language(std::string_view name) const {
@@ -127,8 +127,7 @@ std::optional<std::string_view> StringTableView::find(usize lang, Hash key) cons
       const usize base = offsets_at_ + lang * (key_count_ + 1);
       const u32 begin = word(base + mid);
       const u32 end = word(base + mid + 1);
-      return std::string_view(reinterpret_cast<const char*>(bytes_.data() + text_at_ + begin),
-                              end - begin);
+      return as_chars(bytes_.subspan(text_at_ + begin, end - begin));
     }
     if (h < key) {
       lo = mid + 1;

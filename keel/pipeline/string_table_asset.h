@@ -11,6 +11,7 @@
 // error, never an out-of-bounds read).
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
@@ -33,12 +34,12 @@ struct StringTableLanguage {
 };
 
 // `keys` in file order; every language has one text per key. Keys' hashes must be distinct.
-std::vector<std::byte> encode_string_table(std::span<const std::string> keys,
-                                           std::span<const StringTableLanguage> languages);
+ByteBuffer encode_string_table(std::span<const std::string> keys,
+                               std::span<const StringTableLanguage> languages);
 
 class StringTableView {
  public:
-  static Result<StringTableView> parse(std::span<const std::byte> bytes);
+  static Result<StringTableView> parse(ByteSpan bytes);
 
   usize key_count() const { return key_count_; }
   usize language_count() const { return language_count_; }
@@ -52,7 +53,7 @@ class StringTableView {
 
  private:
   u32 word(usize index) const;
-  std::span<const std::byte> bytes_;
+  ByteSpan bytes_;
   usize key_count_ = 0;
   usize language_count_ = 0;
   usize keys_at_ = 0;     // word index of key_hash[0]

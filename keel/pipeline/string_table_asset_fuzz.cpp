@@ -5,7 +5,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using keel::pipeline::StringTableView;
-  const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);
+  const keel::ByteSpan bytes = keel::as_bytes(std::span<const uint8_t>(data, size));
   keel::Result<StringTableView> table = StringTableView::parse(bytes);
   if (!table) return 0;
   keel::usize total = 0;

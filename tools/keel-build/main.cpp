@@ -10,9 +10,8 @@
 // platform. Exit status: 0 success, 1 a build failed, 2 bad usage or project. The logic lives in
 // keel/pipeline.
 #include "keel/pipeline/builder.h"
-#include "keel/pipeline/builtin_handlers.h"
 #include "keel/pipeline/console_progress.h"
-#include "keel/pipeline/names.h"
+#include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/project.h"
 #include "keel/pipeline/registry.h"
 
@@ -133,39 +132,12 @@ int build(const Options& o) {
   HandlerRegistry handlers;
   if (!load(o, project, handlers)) return 2;
 
-  std::vector<std::string> platforms;
-  for (const std::string& p : o.platforms) {
-    if (auto found = project->find_platform(p)) {
-      platforms.push_back(*found);
-    } else {
-      fmt::print(stderr, "keel-build: the project has no platform `{}`\n", p);
-      return 2;
-    }
-  }
-  if (platforms.empty()) platforms = project->platforms;
-
-  std::vector<std::string> files;
-  if (o.all || o.data_files.empty()) {
-    files = project->data_files;
-  } else {
-    for (const std::string& want : o.data_files) {
-      bool found = false;
-      for (const std::string& f : project->data_files) {
-        if (f == want || Project::data_file_name(f) == want) {
-          files.push_back(f);
-          found = true;
-          break;
-        }
-      }
-      if (!found) {
-        std::string known;
-        for (const std::string& f : project->data_files) known += " " + f;
-        fmt::print(stderr, "keel-build: `{}` is not a data file of the project (it has:{})\n", want,
-                   known);
-        return 2;
-      }
-    }
-  }
+  // The builder checks the names (platforms case-insensitively, data files by command file or
+  // data file name) before it builds anything.
+  const std::vector<std::string>& platforms =
+      o.platforms.empty() ? project->platforms : o.platforms;
+  const std::vector<std::string>& files =
+      o.all || o.data_files.empty() ? project->data_files : o.data_files;
 
   const unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   const char* term = std::getenv("TERM");
@@ -175,9 +147,13 @@ int build(const Options& o) {
   Builder builder(*project, handlers,
                   {.jobs = jobs, .force_rebuild = o.force_rebuild, .force_repack = o.force_repack},
                   &progress);
-  const BuildSummary summary = builder.build_all(platforms, files);
-  fmt::print("keel-build: {}\n", summary.to_string());
-  return summary.ok() ? 0 : 1;
+  const keel::Result<BuildSummary> summary = builder.build_all(platforms, files);
+  if (!summary) {
+    fmt::print(stderr, "keel-build: {}\n", summary.error().message());
+    return 2;
+  }
+  fmt::print("keel-build: {}\n", summary->to_string());
+  return summary->ok() ? 0 : 1;
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ using keel::usize;
 using keel::pipeline::BuildContext;
 namespace text = keel::text;
 
-void put_u32(std::vector<std::byte>& out, u32 v) {
+void put_u32(keel::ByteBuffer& out, u32 v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>(v >> (8 * i)));
 }
 
@@ -58,19 +58,20 @@ bool build_tile_map(BuildContext& ctx) {
 
   const std::string_view name = cmd.params->text;
   const std::string_view file = cmd.params->next->text;
-  const std::string path = ctx.find_source(file);
-  if (path.empty()) {
+  const keel::Result<std::string> found = ctx.find_source(file);
+  if (!found) {
     ctx.error(*cmd.params->next, fmt::format("tile map `{}` not found in the include paths", file));
     return false;
   }
+  const std::string& path = *found;
   if (!ctx.set_output(name)) return false;
   if (ctx.up_to_date()) return true;
 
-  std::string source;
-  if (!ctx.read_file(path, source)) return false;
+  const keel::Result<std::string> source = ctx.read_file(path);
+  if (!source) return false;
   std::vector<std::string> rows;
   std::string row;
-  for (char c : source) {
+  for (char c : *source) {
     if (c == '\n') {
       rows.push_back(std::move(row));
       row.clear();
@@ -86,7 +87,7 @@ bool build_tile_map(BuildContext& ctx) {
     return false;
   }
 
-  std::vector<std::byte> bytes;
+  keel::ByteBuffer bytes;
   put_u32(bytes, width);
   put_u32(bytes, static_cast<u32>(rows.size()));
   for (usize y = 0; y < rows.size(); ++y) {
@@ -96,7 +97,7 @@ bool build_tile_map(BuildContext& ctx) {
         const u8 c = static_cast<u8>(rows[y][x]);
         tile = has_legend ? legend[c] : c;
         if (tile < 0) {
-          ctx.log(keel::pipeline::LogLevel::kError,
+          ctx.log(keel::log::Level::kError,
                   fmt::format("{}:{}:{}: character '{}' is not in the legend", path, y + 1, x + 1,
                               static_cast<char>(c)));
           return false;

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "keel/pipeline/builder.h"
-#include "keel/pipeline/builtin_handlers.h"
-#include "keel/pipeline/handler_support.h"
+#include "keel/pipeline/handlers/builtin_handlers.h"
+#include "keel/pipeline/handlers/handler_support.h"
 #include "keel/pipeline/testing/test_project.h"
 
 #include <gtest/gtest.h>
@@ -92,7 +92,7 @@ class Pipeline : public ::testing::Test {
                        std::string_view platform = "PC") {
     RecordingObserver observer;
     Builder builder(project(), handlers_, options, &observer);
-    DataFileReport r = builder.build(platform, file);
+    DataFileReport r = builder.build(platform, file).value();
     created_ = builder.outputs_created();
     messages_ = observer.messages;
     finished_ = observer.finished;

@@ -3,7 +3,7 @@
 
 #include "keel/core/file.h"
 #include "keel/pipeline/builder.h"
-#include "keel/pipeline/builtin_handlers.h"
+#include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/project.h"
 #include "keel/pipeline/registry.h"
 
@@ -24,7 +24,7 @@ class RecordingObserver final : public BuildObserver {
   void asset_finished(const AssetEvent& e) override {
     finished.push_back(fmt::format("{} {} {}", e.type, e.name, to_string(e.outcome)));
   }
-  void message(LogLevel, std::string_view text) override { messages += text; }
+  void message(log::Level, std::string_view text) override { messages += text; }
   void repacking(std::string_view path, usize) override { repacks.emplace_back(path); }
   std::vector<std::string> finished;
   std::string messages;

@@ -1,4 +1,4 @@
-#include "keel/pipeline/names.h"
+#include "keel/pipeline/detail/names.h"
 
 #include "keel/core/hash.h"
 

@@ -6,6 +6,7 @@
 // otherwise look unchanged. Such "racy" entries are simply hashed again on the next build.
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
 #include "keel/core/types.h"
 
@@ -42,9 +43,16 @@ inline bool can_trust(const FileRecord& cached, const FileStamp& now) {
 }
 
 // The content hash used everywhere in the pipeline (XXH3-64 via keel::hash64).
-u64 content_hash(std::string_view bytes);
+u64 content_hash(ByteSpan bytes);
 
-// Reads and hashes a file; the bytes are kept in `*content` when it is not null.
-Result<FileRecord> hash_file(const std::string& path, std::string* content = nullptr);
+// Reads and hashes a file.
+Result<FileRecord> hash_file(const std::string& path);
+
+// Reads and hashes a file, keeping its contents (a handler is about to read it).
+struct HashedFile {
+  FileRecord record;
+  std::string content;
+};
+Result<HashedFile> read_and_hash_file(const std::string& path);
 
 }  // namespace keel::pipeline

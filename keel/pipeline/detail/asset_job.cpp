@@ -1,8 +1,9 @@
-#include "keel/pipeline/asset_job.h"
+#include "keel/pipeline/detail/asset_job.h"
 
 #include "keel/core/file.h"
 #include "keel/pack/writer.h"
-#include "keel/pipeline/names.h"
+#include "keel/pipeline/detail/include_search.h"
+#include "keel/pipeline/detail/names.h"
 #include "keel/text/document.h"
 #include "keel/text/signature.h"
 
@@ -26,7 +27,7 @@ namespace {
 // Writes an intermediate in place of the old one: unlink, create, write. No fsync and no
 // rename over the old file (ext4 flushes data on a replacing rename): an intermediate can always
 // be made again, and a torn one has the wrong content hash, so the next build remakes it.
-Status write_intermediate(const std::string& file, std::span<const std::byte> bytes) {
+Status write_intermediate(const std::string& file, ByteSpan bytes) {
   const fs::path path(file);
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
@@ -67,8 +68,7 @@ class AssetJob::Output final : public OutputFile {
         writer_({.compression = pack::Compression::kNone, .level = 0, .write_dictionary = true}) {}
   ~Output() override = default;
 
-  u32 add_chunk(std::string_view name, u16 block_type, std::span<const std::byte> data,
-                u32 alignment) override {
+  u32 add_chunk(std::string_view name, u16 block_type, ByteSpan data, u32 alignment) override {
     if (closed_) {
       job_.output_error("add_chunk on an output file that is already closed");
       return 0;
@@ -95,7 +95,7 @@ class AssetJob::Output final : public OutputFile {
       return false;
     }
     closed_ = true;
-    Result<std::vector<std::byte>> bytes = writer_.to_bytes();
+    Result<ByteBuffer> bytes = writer_.to_bytes();
     if (!bytes) {
       job_.output_error(bytes.error().message());
       return false;
@@ -111,10 +111,7 @@ class AssetJob::Output final : public OutputFile {
       job_.output_error("the intermediate vanished after writing");
       return false;
     }
-    job_.output_written(FileRecord{
-        *stamp,
-        content_hash(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size())),
-        now});
+    job_.output_written(FileRecord{*stamp, content_hash(*bytes), now});
     return true;
   }
 
@@ -150,24 +147,33 @@ Result<FileRecord> AssetJob::file_state(const std::string& path, const FileStamp
     result_.files.emplace_back(key, *cached);
     return *cached;
   }
-  Result<FileRecord> hashed = hash_file(path, content);
-  if (hashed) {
-    result_.files.emplace_back(key, *hashed);
-    result_.rehashed = true;
+  Result<FileRecord> hashed;
+  if (content != nullptr) {
+    Result<HashedFile> file = read_and_hash_file(path);
+    if (!file) return Unexpected(file.error());
+    *content = std::move(file->content);
+    hashed = file->record;
+  } else {
+    hashed = hash_file(path);
+    if (!hashed) return hashed;
   }
+  result_.files.emplace_back(key, *hashed);
+  result_.rehashed = true;
   return hashed;
 }
 
-std::string AssetJob::find_source(std::string_view name) {
-  std::optional<IncludePaths::Hit> hit =
-      IncludePaths::find_in(shared_.search_dirs.at(asset_.handler), name);
-  if (!hit) return {};
+Result<std::string> AssetJob::find_source(std::string_view name) {
+  std::optional<SourceHit> hit = find_source_in(shared_.search_dirs.at(asset_.handler), name);
+  if (!hit) {
+    return fail(ErrorCode::kNotFound, "source `{}` not found in the include paths of ({}, {})",
+                name, shared_.platform, asset_.handler->type);
+  }
   std::string content;
   Result<FileRecord> state = file_state(hit->path, hit->stamp, &content);
   if (!state) {
     diag_.error(asset_.command->location(),
                 fmt::format("cannot read source `{}`: {}", name, state.error().to_string()));
-    return {};
+    return Unexpected(state.error());
   }
   const FileRecord record = *state;
   if (!content.empty()) contents_.insert_or_assign(hit->path, std::move(content));
@@ -178,19 +184,14 @@ std::string AssetJob::find_source(std::string_view name) {
   return std::move(hit->path);
 }
 
-bool AssetJob::read_file(std::string_view path, std::string& out) {
-  if (auto it = contents_.find(path); it != contents_.end()) {
-    out = it->second;
-    return true;
-  }
+Result<std::string> AssetJob::read_file(std::string_view path) {
+  if (auto it = contents_.find(path); it != contents_.end()) return it->second;
   Result<std::string> bytes = keel::read_file(fs::path(path));
   if (!bytes) {
     diag_.error(asset_.command->location(),
                 fmt::format("cannot read `{}`: {}", path, bytes.error().to_string()));
-    return false;
   }
-  out = std::move(*bytes);
-  return true;
+  return bytes;
 }
 
 bool AssetJob::set_output(std::string_view asset_name) {
@@ -278,13 +279,13 @@ OutputFile* AssetJob::create_output() {
   return output_.get();
 }
 
-void AssetJob::log(LogLevel level, std::string_view message) {
+void AssetJob::log(log::Level level, std::string_view message) {
   const text::Token& cmd = *asset_.command;
-  const std::string_view label = level == LogLevel::kError     ? "error"
-                                 : level == LogLevel::kWarning ? "warning"
-                                                               : "note";
+  const std::string_view label = level >= log::Level::kError  ? "error"
+                                 : level == log::Level::kWarn ? "warning"
+                                                              : "note";
   log_ += fmt::format("{}:{}:{}: {}: {}\n", cmd.file, cmd.line, cmd.column, label, message);
-  if (level == LogLevel::kError) ++result_.errors;
+  if (level >= log::Level::kError) ++result_.errors;
 }
 
 void AssetJob::error(const text::Token& at, std::string_view message) {

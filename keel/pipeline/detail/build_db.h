@@ -13,14 +13,14 @@
 // everything is rebuilt, nothing crashes.
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
 #include "keel/core/types.h"
-#include "keel/pipeline/file_cache.h"
-#include "keel/pipeline/file_state.h"
+#include "keel/pipeline/detail/file_cache.h"
+#include "keel/pipeline/detail/file_state.h"
 
 #include <filesystem>
 #include <functional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -60,7 +60,6 @@ struct PackRecord {
 };
 
 // Hash of strings that also takes string_views (heterogeneous lookup).
-// Hash of strings that also takes string_views (heterogeneous lookup).
 struct StringHash {
   using is_transparent = void;
   std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -72,12 +71,13 @@ class BuildDatabase {
  public:
   static constexpr u32 kVersion = 1;
 
-  // Missing file: empty database. Unreadable or invalid: empty database and `*problem` says why.
-  static BuildDatabase load(const std::filesystem::path& path, std::string* problem = nullptr);
+  // A missing file is an empty database; an unreadable or invalid one is an error (which the
+  // builder reports as a warning before rebuilding everything).
+  static Result<BuildDatabase> load(const std::filesystem::path& path);
   Status save(const std::filesystem::path& path) const;  // atomic
 
-  static Result<BuildDatabase> from_bytes(std::span<const u8> bytes);
-  std::vector<u8> to_bytes() const;
+  static Result<BuildDatabase> from_bytes(ByteSpan bytes);
+  ByteBuffer to_bytes() const;
 
   const IntermediateRecord* find(std::string_view output) const;
   void put(IntermediateRecord record);

@@ -1,4 +1,4 @@
-#include "keel/pipeline/file_state.h"
+#include "keel/pipeline/detail/file_state.h"
 
 #include "keel/core/file.h"
 #include "keel/core/hash.h"
@@ -22,9 +22,9 @@ s64 wall_clock_ns() {
   return static_cast<s64>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-u64 content_hash(std::string_view bytes) { return hash64(bytes); }
+u64 content_hash(ByteSpan bytes) { return hash64(bytes.data(), bytes.size()); }
 
-Result<FileRecord> hash_file(const std::string& path, std::string* content) {
+Result<HashedFile> read_and_hash_file(const std::string& path) {
   // Stat before reading: if the file changes while it is read, the recorded stamp is the older
   // one, so the next build sees a different stamp and hashes it again.
   const s64 now = wall_clock_ns();
@@ -32,9 +32,14 @@ Result<FileRecord> hash_file(const std::string& path, std::string* content) {
   if (!stamp) return fail_at(SourceLocation::text(path, 0), ErrorCode::kNotFound, "no such file");
   Result<std::string> bytes = read_file(path);
   if (!bytes) return Unexpected(bytes.error());
-  FileRecord record{*stamp, content_hash(*bytes), now};
-  if (content != nullptr) *content = std::move(*bytes);
-  return record;
+  const u64 hash = content_hash(as_bytes(*bytes));
+  return HashedFile{FileRecord{*stamp, hash, now}, std::move(*bytes)};
+}
+
+Result<FileRecord> hash_file(const std::string& path) {
+  Result<HashedFile> file = read_and_hash_file(path);
+  if (!file) return Unexpected(file.error());
+  return file->record;
 }
 
 }  // namespace keel::pipeline

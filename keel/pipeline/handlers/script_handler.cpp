@@ -1,8 +1,8 @@
 // Script("name", "file.script"): every SCRIPT of a file; SCRIPT("name") { ... }: one script
 // written in the command file. Both compile with the language's built-in commands plus PRINT,
 // SET and ADD (keel::script basic commands).
-#include "keel/pipeline/builtin_handlers.h"
-#include "keel/pipeline/handler_support.h"
+#include "keel/pipeline/handlers/builtin_handlers.h"
+#include "keel/pipeline/handlers/handler_support.h"
 #include "keel/script/basic_commands.h"
 #include "keel/script/compiler.h"
 #include "keel/text/document.h"
@@ -22,7 +22,7 @@ script::CommandSet build_commands() {
 }
 
 bool write_library(BuildContext& ctx, std::string_view name, const script::Library& library) {
-  const std::vector<std::byte> bytes = library.to_bytes();
+  const ByteBuffer bytes = library.to_bytes();
   return write_single_chunk(ctx, name, kScriptType, bytes);
 }
 
@@ -47,14 +47,14 @@ bool build_script(BuildContext& ctx) {
 
   if (!ctx.check(cmd, {text::kString, text::kString})) return false;
   const std::string_view name = cmd.param(0)->text;
-  std::string path;
-  if (!require_source(ctx, *cmd.param(1), cmd.param(1)->text, path)) return false;
+  const Result<std::string> path = require_source(ctx, *cmd.param(1), cmd.param(1)->text);
+  if (!path) return false;
   if (!ctx.set_output(name)) return false;
   if (ctx.up_to_date()) return true;
-  std::string source;
-  if (!ctx.read_file(path, source)) return false;
+  Result<std::string> source = ctx.read_file(*path);
+  if (!source) return false;
   text::Diagnostics diag;
-  std::unique_ptr<text::Document> doc = text::parse(std::move(source), path, diag);
+  std::unique_ptr<text::Document> doc = text::parse(std::move(*source), *path, diag);
   std::optional<script::Library> library;
   if (doc && text::preprocess_platform(*doc, ctx.platform(), diag)) {
     library = script::compile(doc->first(), commands, diag, {.source = doc.get()});

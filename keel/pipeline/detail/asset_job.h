@@ -3,9 +3,9 @@
 #pragma once
 
 #include "keel/core/hash.h"
-#include "keel/pipeline/build_db.h"
 #include "keel/pipeline/builder.h"
-#include "keel/pipeline/command_files.h"
+#include "keel/pipeline/detail/build_db.h"
+#include "keel/pipeline/detail/command_files.h"
 #include "keel/pipeline/handler.h"
 #include "keel/text/diagnostics.h"
 
@@ -70,12 +70,12 @@ class AssetJob final : public BuildContext {
   std::string_view asset_type() const override { return asset_.handler->type; }
   bool check(const text::Token& cmd, std::initializer_list<text::ParamKinds> params,
              const text::CommandRules& rules) override;
-  std::string find_source(std::string_view name) override;
-  bool read_file(std::string_view path, std::string& out) override;
+  Result<std::string> find_source(std::string_view name) override;
+  Result<std::string> read_file(std::string_view path) override;
   bool set_output(std::string_view asset_name) override;
   bool up_to_date() override;
   OutputFile* create_output() override;
-  void log(LogLevel level, std::string_view message) override;
+  void log(log::Level level, std::string_view message) override;
   void error(const text::Token& at, std::string_view message) override;
   void report(const text::Diagnostics& diagnostics, const text::Document* source) override;
 
@@ -86,8 +86,9 @@ class AssetJob final : public BuildContext {
 
  private:
   class Output;
-  // The file's state: the cached one when it can be trusted, else hashed now (content kept in
-  // `content` when not null). Records it among the files this job relied on.
+  // The file's state: the cached one when it can be trusted, else hashed now. When it was read,
+  // its bytes are moved into `*content` (if not null) for a read_file that follows. Records the
+  // state among the files this job relied on.
   Result<FileRecord> file_state(const std::string& path, const FileStamp& stamp,
                                 std::string* content);
   u64 command_hash();

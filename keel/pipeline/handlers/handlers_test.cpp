@@ -3,7 +3,7 @@
 #include "keel/fsm/compiled.h"
 #include "keel/pack/pack_file.h"
 #include "keel/pipeline/builder.h"
-#include "keel/pipeline/builtin_handlers.h"
+#include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/string_table_asset.h"
 #include "keel/pipeline/testing/test_project.h"
 #include "keel/script/library.h"
@@ -36,14 +36,13 @@ class PipelineHandlers : public ::testing::Test {
     EXPECT_TRUE(project_) << diag.render();
     RecordingObserver observer;
     Builder builder(*project_, handlers_, {}, &observer);
-    DataFileReport r = builder.build(platform, "main.kcmd");
+    DataFileReport r = builder.build(platform, "main.kcmd").value();
     messages_ = observer.messages;
     return r;
   }
 
   // The primary chunk of `name` in the data file, checking its type.
-  std::vector<std::byte> asset(std::string_view name, std::string_view type,
-                               std::string_view platform = "PC") {
+  ByteBuffer asset(std::string_view name, std::string_view type, std::string_view platform = "PC") {
     Result<pack::PackFile> pack =
         pack::PackFile::open(files_.path(fmt::format("build/image/{}/main.kpk", platform)));
     EXPECT_TRUE(pack) << (pack ? "" : pack.error().to_string());
@@ -52,13 +51,11 @@ class PipelineHandlers : public ::testing::Test {
     EXPECT_NE(item, nullptr) << name;
     if (item == nullptr) return {};
     EXPECT_EQ(item->type_hash, pack::type_hash(type));
-    Result<std::vector<std::byte>> bytes = pack->read_chunk(item->name_hash, item->primary);
+    Result<ByteBuffer> bytes = pack->read_chunk(item->name_hash, item->primary);
     EXPECT_TRUE(bytes);
-    return bytes ? *bytes : std::vector<std::byte>();
+    return bytes ? *bytes : ByteBuffer();
   }
-  static std::string str(const std::vector<std::byte>& b) {
-    return {reinterpret_cast<const char*>(b.data()), b.size()};
-  }
+  static std::string str(const ByteBuffer& b) { return keel::to_string(b); }
 
   TestProject files_;
   HandlerRegistry handlers_;
@@ -157,7 +154,7 @@ TEST_F(PipelineHandlers, StringTable) {
       "StringTable(\"ui\", \"keys.txt\") { Language(\"english\", \"en.txt\"); "
       "Language(french, \"fr.txt\"); }\n");
   ASSERT_TRUE(r.ok) << messages_;
-  const std::vector<std::byte> bytes = asset("ui", "StringTable");
+  const ByteBuffer bytes = asset("ui", "StringTable");
   Result<StringTableView> table = StringTableView::parse(bytes);
   ASSERT_TRUE(table) << table.error().to_string();
   EXPECT_EQ(table->key_count(), 2u);
@@ -190,7 +187,7 @@ TEST_F(PipelineHandlers, TileMapPlugin) {
       "TileMap(\"level\", \"level.map\") { Legend(\"#\", 1); Legend(\".\", 0); }\n"
       "TileMap(\"raw\", \"level.map\");\n");
   ASSERT_TRUE(r.ok) << messages_;
-  const std::vector<std::byte> level = asset("level", "TileMap");
+  const ByteBuffer level = asset("level", "TileMap");
   ASSERT_EQ(level.size(), 8u + 8u);
   EXPECT_EQ(static_cast<u8>(level[0]), 4u);  // width
   EXPECT_EQ(static_cast<u8>(level[4]), 2u);  // height

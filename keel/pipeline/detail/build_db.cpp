@@ -1,4 +1,4 @@
-#include "keel/pipeline/build_db.h"
+#include "keel/pipeline/detail/build_db.h"
 
 #include "keel/core/file.h"
 #include "keel/core/hash.h"
@@ -22,22 +22,23 @@ constexpr usize kMinInput = 4 + 8;
 
 class Writer {
  public:
-  void u8v(u8 v) { out_.push_back(v); }
+  void u8v(u8 v) { out_.push_back(std::byte{v}); }
   void u32v(u32 v) {
-    for (int i = 0; i < 4; ++i) out_.push_back(static_cast<u8>(v >> (8 * i)));
+    for (int i = 0; i < 4; ++i) u8v(static_cast<u8>(v >> (8 * i)));
   }
   void u64v(u64 v) {
-    for (int i = 0; i < 8; ++i) out_.push_back(static_cast<u8>(v >> (8 * i)));
+    for (int i = 0; i < 8; ++i) u8v(static_cast<u8>(v >> (8 * i)));
   }
   void s64v(s64 v) { u64v(static_cast<u64>(v)); }
   void str(std::string_view s) {
     u32v(static_cast<u32>(s.size()));
-    out_.insert(out_.end(), s.begin(), s.end());
+    const ByteSpan bytes = as_bytes(s);
+    out_.insert(out_.end(), bytes.begin(), bytes.end());
   }
-  std::vector<u8>& bytes() { return out_; }
+  ByteBuffer& bytes() { return out_; }
 
  private:
-  std::vector<u8> out_;
+  ByteBuffer out_;
 };
 
 class Reader {
@@ -118,7 +119,7 @@ std::vector<const typename Map::value_type*> sorted(const Map& map) {
 
 }  // namespace
 
-std::vector<u8> BuildDatabase::to_bytes() const {
+ByteBuffer BuildDatabase::to_bytes() const {
   Writer p;
   p.u32v(static_cast<u32>(files_.size()));
   for (const auto& [key, f] : files_.sorted()) {
@@ -153,19 +154,20 @@ std::vector<u8> BuildDatabase::to_bytes() const {
     p.u64v(in.hash);
   }
 
-  const std::vector<u8>& payload = p.bytes();
+  const ByteBuffer& payload = p.bytes();
   Writer h;
   for (u8 c : kMagic) h.u8v(c);
   h.u32v(kVersion);
   h.u64v(payload.size());
   h.u64v(hash64(payload.data(), payload.size()));
   h.u64v(0);
-  std::vector<u8> out = std::move(h.bytes());
+  ByteBuffer out = std::move(h.bytes());
   out.insert(out.end(), payload.begin(), payload.end());
   return out;
 }
 
-Result<BuildDatabase> BuildDatabase::from_bytes(std::span<const u8> bytes) {
+Result<BuildDatabase> BuildDatabase::from_bytes(ByteSpan data) {
+  const std::span<const u8> bytes = as_u8(data);
   if (bytes.size() < kHeaderSize) return corrupt(0, "shorter than its header");
   if (std::memcmp(bytes.data(), kMagic, 4) != 0) return corrupt(0, "not a build database");
   Reader h(bytes.subspan(4, kHeaderSize - 4), 4);
@@ -230,29 +232,25 @@ Result<BuildDatabase> BuildDatabase::from_bytes(std::span<const u8> bytes) {
   return db;
 }
 
-BuildDatabase BuildDatabase::load(const std::filesystem::path& path, std::string* problem) {
+Result<BuildDatabase> BuildDatabase::load(const std::filesystem::path& path) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return {};
+  if (!std::filesystem::exists(path, ec)) return BuildDatabase();
   Result<std::string> bytes = read_file(path);
-  if (!bytes) {
-    if (problem != nullptr) *problem = bytes.error().to_string();
-    return {};
-  }
-  Result<BuildDatabase> db =
-      from_bytes(std::span<const u8>(reinterpret_cast<const u8*>(bytes->data()), bytes->size()));
+  if (!bytes) return Unexpected(bytes.error());
+  Result<BuildDatabase> db = from_bytes(as_bytes(*bytes));
   if (!db) {
-    if (problem != nullptr) {
-      *problem = fmt::format("{}: {}", path.string(), db.error().to_string());
-    }
-    return {};
+    // The reader names the file "build database"; the error names the real one.
+    SourceLocation where = db.error().where();
+    where.file = path.string();
+    return Unexpected(Error(db.error().code(), db.error().message(), std::move(where)));
   }
-  return std::move(*db);
+  return db;
 }
 
 Status BuildDatabase::save(const std::filesystem::path& path) const {
   std::error_code ec;
   std::filesystem::create_directories(path.parent_path(), ec);
-  return write_file_atomic(path, to_bytes());
+  return write_file_atomic(path, as_chars(to_bytes()));
 }
 
 void BuildDatabase::reserve(usize records, usize files) {

@@ -1,6 +1,6 @@
 // Blob("name" [, "source"]) [{ Alignment(n); BlockType(n); }]: a file as one chunk.
-#include "keel/pipeline/builtin_handlers.h"
-#include "keel/pipeline/handler_support.h"
+#include "keel/pipeline/handlers/builtin_handlers.h"
+#include "keel/pipeline/handlers/handler_support.h"
 
 #include <fmt/format.h>
 
@@ -47,36 +47,12 @@ bool build_blob(BuildContext& ctx) {
 
   const std::string_view name = cmd.param(0)->text;
   const text::Token& source_at = cmd.param_count() > 1 ? *cmd.param(1) : *cmd.param(0);
-  std::string path;
-  if (!require_source(ctx, source_at, source_at.text, path)) return false;
+  const Result<std::string> path = require_source(ctx, source_at, source_at.text);
+  if (!path) return false;
   if (!ctx.set_output(name)) return false;
   if (ctx.up_to_date()) return true;
-  std::string bytes;
-  if (!ctx.read_file(path, bytes)) return false;
-  return write_single_chunk(ctx, name, kBlobType, as_bytes(bytes), block_type, alignment);
+  const Result<std::string> bytes = ctx.read_file(*path);
+  if (!bytes) return false;
+  return write_single_chunk(ctx, name, kBlobType, as_bytes(*bytes), block_type, alignment);
 }
-
-void register_builtin_handlers(Registrar& r) {
-  r.add({.platform = kCommon,
-         .type = kBlobType,
-         .fn = build_blob,
-         .version = 1,
-         .description = "a file as one chunk"});
-  r.add({.platform = kCommon,
-         .type = kScriptType,
-         .fn = build_script,
-         .version = 1,
-         .description = "compiled scripts (keel::script)"});
-  r.add({.platform = kCommon,
-         .type = kFsmType,
-         .fn = build_fsm,
-         .version = 1,
-         .description = "compiled state machines (keel::fsm)"});
-  r.add({.platform = kCommon,
-         .type = kStringTableType,
-         .fn = build_string_table,
-         .version = 1,
-         .description = "a localized string table, every language"});
-}
-
 }  // namespace keel::pipeline

@@ -1,6 +1,6 @@
-#include "keel/pipeline/command_files.h"
+#include "keel/pipeline/detail/command_files.h"
 
-#include "keel/pipeline/names.h"
+#include "keel/pipeline/detail/names.h"
 #include "keel/text/platform.h"
 #include "keel/text/signature.h"
 

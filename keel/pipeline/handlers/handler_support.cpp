@@ -1,24 +1,24 @@
-#include "keel/pipeline/handler_support.h"
+#include "keel/pipeline/handlers/handler_support.h"
 
 #include <fmt/format.h>
 
 namespace keel::pipeline {
 
-bool require_source(BuildContext& context, const text::Token& at, std::string_view name,
-                    std::string& path) {
-  path = context.find_source(name);
-  if (path.empty()) {
+Result<std::string> require_source(BuildContext& context, const text::Token& at,
+                                   std::string_view name) {
+  Result<std::string> path = context.find_source(name);
+  if (!path && path.error().code() == ErrorCode::kNotFound) {
     context.error(at, fmt::format("source `{}` not found in the include paths of ({}, {})", name,
                                   context.platform(), context.asset_type()));
-    return false;
   }
-  return true;
+  return path;
 }
 
-bool read_source(BuildContext& context, const text::Token& at, std::string_view name,
-                 std::string& bytes) {
-  std::string path;
-  return require_source(context, at, name, path) && context.read_file(path, bytes);
+Result<std::string> read_source(BuildContext& context, const text::Token& at,
+                                std::string_view name) {
+  Result<std::string> path = require_source(context, at, name);
+  if (!path) return Unexpected(path.error());
+  return context.read_file(*path);
 }
 
 void report_error(BuildContext& context, const Error& error) {
@@ -28,7 +28,7 @@ void report_error(BuildContext& context, const Error& error) {
 }
 
 bool write_single_chunk(BuildContext& context, std::string_view name, std::string_view type,
-                        std::span<const std::byte> data, u16 block_type, u32 alignment) {
+                        ByteSpan data, u16 block_type, u32 alignment) {
   OutputFile* out = context.create_output();
   if (out == nullptr) return false;
   const u32 chunk = out->add_chunk(name, block_type, data, alignment);

@@ -3,8 +3,8 @@
 // collisions between keys) and written in the string_table_asset.h format.
 #include "keel/hashing/string_table.h"
 #include "keel/hashing/text_lines.h"
-#include "keel/pipeline/builtin_handlers.h"
-#include "keel/pipeline/handler_support.h"
+#include "keel/pipeline/handlers/builtin_handlers.h"
+#include "keel/pipeline/handlers/handler_support.h"
 #include "keel/pipeline/string_table_asset.h"
 
 #include <fmt/format.h>
@@ -28,8 +28,8 @@ bool build_string_table(BuildContext& ctx) {
     return false;
   }
   const std::string_view name = cmd.param(0)->text;
-  std::string keys_path;
-  bool ok = require_source(ctx, *cmd.param(1), cmd.param(1)->text, keys_path);
+  const Result<std::string> keys_path = require_source(ctx, *cmd.param(1), cmd.param(1)->text);
+  bool ok = keys_path.has_value();
   std::vector<LanguageSource> languages;
   for (const text::Token& lang : text::chain(cmd.conditional)) {
     if (!lang.is("Language")) {
@@ -48,7 +48,12 @@ bool build_string_table(BuildContext& ctx) {
       }
     }
     LanguageSource source{&lang, std::string(lang.param(0)->text), {}};
-    ok = require_source(ctx, *lang.param(1), lang.param(1)->text, source.path) && ok;
+    Result<std::string> path = require_source(ctx, *lang.param(1), lang.param(1)->text);
+    if (path) {
+      source.path = std::move(*path);
+    } else {
+      ok = false;
+    }
     languages.push_back(std::move(source));
   }
   if (!ok) return false;
@@ -59,9 +64,9 @@ bool build_string_table(BuildContext& ctx) {
   if (!ctx.set_output(name)) return false;
   if (ctx.up_to_date()) return true;
 
-  std::string keys_text;
-  if (!ctx.read_file(keys_path, keys_text)) return false;
-  Result<std::vector<hashing::TextLine>> key_lines = hashing::split_lines(keys_text, keys_path);
+  const Result<std::string> keys_text = ctx.read_file(*keys_path);
+  if (!keys_text) return false;
+  Result<std::vector<hashing::TextLine>> key_lines = hashing::split_lines(*keys_text, *keys_path);
   if (!key_lines) {
     report_error(ctx, key_lines.error());
     return false;
@@ -72,11 +77,11 @@ bool build_string_table(BuildContext& ctx) {
 
   std::vector<StringTableLanguage> tables;
   for (const LanguageSource& lang : languages) {
-    std::string texts;
-    if (!ctx.read_file(lang.path, texts)) return false;
+    const Result<std::string> texts = ctx.read_file(lang.path);
+    if (!texts) return false;
     // The checks (and the escapes \n \t \\) are keel::hashing's.
     Result<hashing::StringTable> table =
-        hashing::StringTable::parse(keys_text, keys_path, texts, lang.path);
+        hashing::StringTable::parse(*keys_text, *keys_path, *texts, lang.path);
     if (!table) {
       report_error(ctx, table.error());
       return false;
@@ -89,7 +94,7 @@ bool build_string_table(BuildContext& ctx) {
     }
     tables.push_back(std::move(out));
   }
-  const std::vector<std::byte> bytes = encode_string_table(keys, tables);
+  const ByteBuffer bytes = encode_string_table(keys, tables);
   return write_single_chunk(ctx, name, kStringTableType, bytes);
 }
 

@@ -1,5 +1,8 @@
-// The handlers built into the build tool. Command-file forms (names, strings and numbers as in
-// the shared text syntax; sources are looked up in the include paths):
+// The handlers built into the build tool (target keel::pipeline_handlers, the only part of the
+// pipeline that links keel::script, keel::fsm and keel::hashing). A tool registers them with
+// register_builtin_handlers(registry), like a plug-in that is linked in. Command-file forms
+// (names, strings and numbers as in the shared text syntax; sources are looked up in the include
+// paths):
 //
 //   Blob("logo", "logo.bin");                     // a file as one chunk (source defaults to
 //   Blob("logo") { Alignment(16); BlockType(2); } //   the name); options in a block

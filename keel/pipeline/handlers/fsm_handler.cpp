@@ -3,8 +3,8 @@
 // (fsm::TypeRegistry::add_from_text); types it does not describe get behaviour bits in order of
 // first appearance, as keel-fsm does.
 #include "keel/fsm/compiler.h"
-#include "keel/pipeline/builtin_handlers.h"
-#include "keel/pipeline/handler_support.h"
+#include "keel/pipeline/handlers/builtin_handlers.h"
+#include "keel/pipeline/handlers/handler_support.h"
 #include "keel/text/document.h"
 #include "keel/text/platform.h"
 
@@ -15,7 +15,7 @@ namespace keel::pipeline {
 namespace {
 
 bool write_fsms(BuildContext& ctx, std::string_view name, const fsm::CompiledFsms& image) {
-  const std::vector<std::byte> bytes = image.to_bytes();
+  const ByteBuffer bytes = image.to_bytes();
   return write_single_chunk(ctx, name, kFsmType, bytes);
 }
 
@@ -43,12 +43,13 @@ bool build_fsm(BuildContext& ctx) {
     return false;
   }
   const std::string_view name = cmd.param(0)->text;
-  std::string path;
+  const Result<std::string> path = require_source(ctx, *cmd.param(1), cmd.param(1)->text);
+  if (!path) return false;
   std::string types_path;
-  if (!require_source(ctx, *cmd.param(1), cmd.param(1)->text, path)) return false;
-  if (cmd.param_count() > 2 &&
-      !require_source(ctx, *cmd.param(2), cmd.param(2)->text, types_path)) {
-    return false;
+  if (cmd.param_count() > 2) {
+    Result<std::string> found = require_source(ctx, *cmd.param(2), cmd.param(2)->text);
+    if (!found) return false;
+    types_path = std::move(*found);
   }
   if (!ctx.set_output(name)) return false;
   if (ctx.up_to_date()) return true;
@@ -56,17 +57,17 @@ bool build_fsm(BuildContext& ctx) {
   text::Diagnostics diag;
   std::unique_ptr<text::Document> types_doc;
   if (!types_path.empty()) {
-    std::string text;
-    if (!ctx.read_file(types_path, text)) return false;
-    types_doc = text::parse(std::move(text), types_path, diag);
+    Result<std::string> text = ctx.read_file(types_path);
+    if (!text) return false;
+    types_doc = text::parse(std::move(*text), types_path, diag);
     if (!types_doc || !types.add_from_text(types_doc->first(), diag)) {
       ctx.report(diag, types_doc.get());
       return false;
     }
   }
-  std::string source;
-  if (!ctx.read_file(path, source)) return false;
-  std::unique_ptr<text::Document> doc = text::parse(std::move(source), path, diag);
+  Result<std::string> source = ctx.read_file(*path);
+  if (!source) return false;
+  std::unique_ptr<text::Document> doc = text::parse(std::move(*source), *path, diag);
   std::optional<fsm::CompiledFsms> image;
   if (doc && text::preprocess_platform(*doc, ctx.platform(), diag)) {
     image = fsm::compile(doc->first(), types, diag);

@@ -1,0 +1,101 @@
+// Building one data file for one platform (internal to Builder::build), as named phases:
+//
+//   load_database   the old build database (damaged: a warning, and everything rebuilds)
+//   read_commands   the process list of command files -> asset commands (command_files.h)
+//   run_jobs        every asset's handler on `jobs` threads (asset_job.h)
+//   tally           outcomes and errors into the report
+//   is_no_op        everything up to date from trusted states, the same pack inputs, the data
+//                   file unchanged: then nothing is written at all
+//   new_database    the records and file states of what exists now
+//   keep_old        (after errors) what the old database knew about assets not built this time
+//   remove_gone     intermediates of assets that no longer exist
+//   repack          merge the intermediates into the data file
+//   save_database   atomically, when it changed
+#pragma once
+
+#include "keel/pipeline/builder.h"
+#include "keel/pipeline/detail/asset_job.h"
+#include "keel/pipeline/detail/build_db.h"
+#include "keel/pipeline/detail/command_files.h"
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace keel::pipeline {
+
+// Serialises observer calls from the worker threads.
+class Notifier {
+ public:
+  explicit Notifier(BuildObserver* observer) : observer_(observer) {}
+  bool active() const { return observer_ != nullptr; }
+  template <typename F>
+  void operator()(F&& f) {
+    if (observer_ == nullptr) return;
+    std::lock_guard lock(mutex_);
+    f(*observer_);
+  }
+
+ private:
+  BuildObserver* observer_;
+  std::mutex mutex_;
+};
+
+class DataFileBuild {
+ public:
+  struct Inputs {
+    const Project& project;
+    const HandlerRegistry& handlers;
+    const BuildOptions& options;
+    BuildObserver* observer;
+    std::atomic<usize>& outputs_created;
+  };
+  // `platform` and `command_file` as the project declares them.
+  DataFileBuild(Inputs inputs, std::string_view platform, std::string_view command_file);
+
+  DataFileReport run();
+
+ private:
+  void load_database();
+  void read_commands();
+  void run_jobs();
+  void run_job(usize index, std::atomic<usize>& finished);
+  void tally();
+  bool same_pack_inputs() const;
+  bool is_no_op();
+  BuildDatabase new_database(PackRecord& pack);
+  void keep_old(BuildDatabase& db) const;
+  void remove_gone();
+  void repack(BuildDatabase& db, PackRecord pack);
+  void save_database(const BuildDatabase& db);
+  void error_message(std::string text);
+  DataFileReport finish();
+
+  Inputs in_;
+  std::string platform_;
+  std::string command_file_;
+  std::chrono::steady_clock::time_point start_;
+  Notifier notify_;
+  DataFileReport report_;
+  std::filesystem::path data_path_;
+  std::filesystem::path dir_;
+  std::filesystem::path db_path_;
+
+  BuildDatabase old_db_;
+  CommandFiles files_;
+  std::vector<const text::Document*> documents_;
+  std::vector<JobResult> results_;
+  usize kept_ = 0;         // results up to date
+  bool rehashed_ = false;  // some file had to be hashed again
+  bool errors_ = false;    // anything failed: the data file stays as it was
+  bool repack_ = false;
+  bool data_trusted_ = false;
+  std::optional<FileRecord> data_state_;  // the data file's state, when it may stay
+};
+
+}  // namespace keel::pipeline

@@ -1,0 +1,23 @@
+// The include-path lookup the build runs per source: the first existing regular file in a list of
+// directories (IncludePaths::search_dirs), with the stat data the content cache needs.
+#pragma once
+
+#include "keel/pipeline/detail/file_state.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace keel::pipeline {
+
+struct SourceHit {
+  std::string path;  // the directory joined with the name
+  FileStamp stamp;
+};
+
+// The first existing regular file `name` in `dirs`; an absolute `name` is taken as it is.
+std::optional<SourceHit> find_source_in(const std::vector<std::string>& dirs,
+                                        std::string_view name);
+
+}  // namespace keel::pipeline
