@@ -2,7 +2,7 @@
 // FSM written in the command file. Types come from the optional type description file
 // (fsm::TypeRegistry::add_from_text); types it does not describe get behaviour bits in order of
 // first appearance, as keel-fsm does.
-#include "keel/fsm/compiler.h"
+#include "keel/fsm/compiler/compiler.h"
 #include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/handlers/handler_support.h"
 #include "keel/text/document.h"

@@ -4,7 +4,7 @@
 #include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/handlers/handler_support.h"
 #include "keel/script/basic_commands.h"
-#include "keel/script/compiler.h"
+#include "keel/script/compiler/compiler.h"
 #include "keel/text/document.h"
 #include "keel/text/platform.h"
 
