@@ -2,6 +2,7 @@
 
 #include "keel/pack/compression.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,11 +17,11 @@ Result<PackFile> PackFile::open(const std::filesystem::path& path, ReadOptions o
   };
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return io_error("cannot open for reading");
-  std::vector<u8> bytes;
+  ByteBuffer bytes;
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   if (!ec) bytes.reserve(static_cast<usize>(size));
-  u8 buffer[1 << 16];
+  std::byte buffer[1 << 16];
   for (;;) {
     const usize n = std::fread(buffer, 1, sizeof buffer, f);
     bytes.insert(bytes.end(), buffer, buffer + n);
@@ -32,8 +33,7 @@ Result<PackFile> PackFile::open(const std::filesystem::path& path, ReadOptions o
   return from_bytes(std::move(bytes), path.string(), options);
 }
 
-Result<PackFile> PackFile::from_bytes(std::vector<u8> bytes, std::string label,
-                                      ReadOptions options) {
+Result<PackFile> PackFile::from_bytes(ByteBuffer bytes, std::string label, ReadOptions options) {
   PackFile file;
   file.label_ = std::move(label);
   file.bytes_ = std::move(bytes);
@@ -43,7 +43,7 @@ Result<PackFile> PackFile::from_bytes(std::vector<u8> bytes, std::string label,
 
 Status PackFile::init(ReadOptions options) {
   options_ = options;
-  const std::span<const u8> all(bytes_);
+  const std::span<const u8> all = as_u8(ByteSpan(bytes_));
   auto header = PackIndex::parse_header(all, all.size(), label_);
   if (!header) return std::unexpected(header.error());
   auto master =
@@ -108,18 +108,17 @@ const PackBlock* PackFile::find_block(u16 type) const {
   return view ? &blocks_[static_cast<usize>(view - index_.blocks().data())] : nullptr;
 }
 
-Result<std::vector<std::byte>> PackFile::read_block(usize block) const {
+Result<ByteBuffer> PackFile::read_block(usize block) const {
   if (block >= blocks_.size()) {
     return fail(ErrorCode::kOutOfRange, "{}: no block {}", label_, block);
   }
   const PackBlock& b = blocks_[block];
-  const auto* stored = reinterpret_cast<const std::byte*>(bytes_.data()) + b.file_offset;
-  const std::span<const std::byte> input(stored, b.stored_length);
+  const ByteSpan input = ByteSpan(bytes_).subspan(b.file_offset, b.stored_length);
   if (options_.verify_checksums && hash64(input.data(), input.size()) != b.checksum) {
     return fail_at(SourceLocation::bytes(label_, b.file_offset), ErrorCode::kCorrupt,
                    "block {} (type {}) checksum mismatch", block, b.type);
   }
-  std::vector<std::byte> out(b.length);
+  ByteBuffer out(b.length);
   if (auto s = decompress(b.compression, input, out); !s) {
     return fail_at(SourceLocation::bytes(label_, b.file_offset), s.error().code(),
                    "block {} (type {}): {}", block, b.type, s.error().message());
@@ -127,7 +126,60 @@ Result<std::vector<std::byte>> PackFile::read_block(usize block) const {
   return out;
 }
 
-Result<std::vector<std::byte>> PackFile::read_chunk(Hash hash, LocatorId locator) const {
+Status PackFile::extract_chunk(Hash hash, LocatorId locator, const ByteSink& sink,
+                               usize piece) const {
+  if (!sink || piece == 0) {
+    return fail(ErrorCode::kInvalidArgument, "extract_chunk needs a sink and a piece size >= 1");
+  }
+  auto entry = index_.find_chunk(hash, locator);
+  if (!entry) {
+    return fail(ErrorCode::kNotFound, "{}: no chunk 0x{:08X} of asset 0x{:08X}", label_,
+                locator.value, hash);
+  }
+  const BlockView* view = index_.find_block(locator.block_id());
+  const usize block = static_cast<usize>(view - index_.blocks().data());
+  const PackBlock& b = blocks_[block];
+  const ByteSpan stored = ByteSpan(bytes_).subspan(b.file_offset, b.stored_length);
+  const auto where = SourceLocation::bytes(label_, b.file_offset);
+  if (options_.verify_checksums && hash64(stored.data(), stored.size()) != b.checksum) {
+    return fail_at(where, ErrorCode::kCorrupt, "block {} (type {}) checksum mismatch", block,
+                   b.type);
+  }
+  usize fed = 0;
+  auto stream = StreamDecompressor::create(
+      b.compression, std::min(piece, usize{64} << 10), [&](MutableByteSpan in) -> Result<usize> {
+        const usize n = std::min(in.size(), stored.size() - fed);
+        std::copy_n(stored.begin() + static_cast<std::ptrdiff_t>(fed), n, in.begin());
+        fed += n;
+        return n;
+      });
+  if (!stream) return std::unexpected(stream.error());
+  ByteBuffer buffer(std::min<usize>(piece, std::max<u32>(entry->data_length, 1)));
+  const u64 begin = entry->block_offset;
+  const u64 end = begin + entry->data_length;
+  for (u64 at = 0; at < end;) {
+    const usize want =
+        static_cast<usize>(std::min<u64>(buffer.size(), at < begin ? begin - at : end - at));
+    auto n = stream->read(MutableByteSpan(buffer).first(want));
+    if (!n) {
+      return fail_at(where, n.error().code(), "block {} (type {}): {}", block, b.type,
+                     n.error().message());
+    }
+    if (*n == 0) {
+      return fail_at(where, ErrorCode::kCorrupt,
+                     "block {} (type {}) ends at byte {}, chunk "
+                     "ends at {}",
+                     block, b.type, at, end);
+    }
+    if (at >= begin) {
+      if (auto s = sink(ByteSpan(buffer).first(*n)); !s) return s;
+    }
+    at += *n;
+  }
+  return ok();
+}
+
+Result<ByteBuffer> PackFile::read_chunk(Hash hash, LocatorId locator) const {
   auto entry = index_.find_chunk(hash, locator);
   if (!entry) {
     return fail(ErrorCode::kNotFound, "{}: no chunk 0x{:08X} of asset 0x{:08X}", label_,
@@ -137,7 +189,7 @@ Result<std::vector<std::byte>> PackFile::read_chunk(Hash hash, LocatorId locator
   auto data = read_block(static_cast<usize>(view - index_.blocks().data()));
   if (!data) return std::unexpected(data.error());
   const auto begin = data->begin() + entry->block_offset;
-  return std::vector<std::byte>(begin, begin + entry->data_length);
+  return ByteBuffer(begin, begin + entry->data_length);
 }
 
 Status PackFile::verify() const {

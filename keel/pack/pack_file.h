@@ -7,7 +7,9 @@
 //   keel::Status ok = pack->verify();
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
+#include "keel/pack/compression.h"
 #include "keel/pack/format.h"
 #include "keel/pack/index.h"
 
@@ -49,7 +51,7 @@ struct PackChunk {
 class PackFile {
  public:
   static Result<PackFile> open(const std::filesystem::path& path, ReadOptions options = {});
-  static Result<PackFile> from_bytes(std::vector<u8> bytes, std::string label = "<memory>",
+  static Result<PackFile> from_bytes(ByteBuffer bytes, std::string label = "<memory>",
                                      ReadOptions options = {});
 
   PackFile(PackFile&&) noexcept = default;
@@ -67,9 +69,14 @@ class PackFile {
   const PackBlock* find_block(u16 type) const;
 
   // The block's loaded bytes (decompressed; checksum checked unless disabled).
-  Result<std::vector<std::byte>> read_block(usize block) const;
+  Result<ByteBuffer> read_block(usize block) const;
   // One chunk's bytes.
-  Result<std::vector<std::byte>> read_chunk(Hash name_hash, LocatorId locator) const;
+  Result<ByteBuffer> read_chunk(Hash name_hash, LocatorId locator) const;
+  // One chunk's bytes handed to `sink` in pieces of at most `piece` bytes, decompressed through
+  // a StreamDecompressor: memory stays at two small buffers however large the block is (what
+  // `keel-pack extract` uses). The block's checksum is checked first unless disabled.
+  Status extract_chunk(Hash name_hash, LocatorId locator, const ByteSink& sink,
+                       usize piece = usize{64} << 10) const;
   // Every check: checksums, each block decompresses to its length, dictionary consistent.
   Status verify() const;
 
@@ -80,7 +87,7 @@ class PackFile {
   Status init(ReadOptions options);
 
   std::string label_;
-  std::vector<u8> bytes_;  // heap buffer: its address survives moves, so index_'s spans stay valid
+  ByteBuffer bytes_;  // heap buffer: its address survives moves, so index_'s spans stay valid
   PackIndex index_;
   ReadOptions options_;
   std::vector<PackItem> items_;
