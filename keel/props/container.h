@@ -34,7 +34,6 @@
 #include "keel/props/slot_index.h"
 #include "keel/props/type_id.h"
 #include "keel/props/type_registry.h"
-#include "keel/props/value_archive.h"
 
 #include <concepts>
 #include <cstddef>
@@ -305,13 +304,17 @@ class PropertyContainer {
   // or colliding names → kCorrupt, a type differing from an existing property → kTypeMismatch),
   // then each property is created or written as by set(), listeners included. Properties absent
   // from the data are kept.
+  // The archive is one of keel::serial's: Sizer, BufferSaver, GrowingSaver, FileSaver,
+  // BufferLoader, FileLoader.
   template <typename Archive>
   void serialize(Archive& ar) {
-    detail::ArchiveAdapter<Archive> adapter(ar);
+    static_assert(detail::SerialArchive<Archive>,
+                  "a PropertyContainer serializes through keel::serial's archives (Sizer, "
+                  "BufferSaver, GrowingSaver, FileSaver, BufferLoader, FileLoader)");
     if constexpr (Archive::kLoading) {
-      load_values(adapter);
+      load_values(ar);
     } else {
-      save_values(adapter);
+      save_values(ar);
     }
   }
   static constexpr u8 kFormatVersion = 1;
@@ -359,11 +362,11 @@ class PropertyContainer {
   static Error access_error(Key key, const detail::SlotBase* slot, TypeId wanted,
                             std::string_view op);
 
-  void load_values(ValueLoader& ar);
-  void save_values(ValueSaver& ar);
-  void save_values(ValueSizer& ar);
-  template <typename SaveArchive>
-  void save_impl(SaveArchive& ar);
+  // Defined in container_serial.cpp for each keel::serial archive.
+  template <typename Loader>
+  void load_values(Loader& ar);
+  template <typename Saver>
+  void save_values(Saver& ar);
 
   const TypeRegistry* registry_;
   SlotList slots_;  // owners, in creation order

@@ -38,7 +38,7 @@ bool FileSaver::make_room() {
   return true;
 }
 
-void FileSaver::put_bytes_slow(const u8* data, usize size) {
+void FileSaver::put_bytes_slow(const std::byte* data, usize size) {
   if (!make_room()) return;
   if (size <= capacity_) {
     std::memcpy(cur_, data, size);
