@@ -44,7 +44,7 @@ std::filesystem::path write_temp(const ByteBuffer& bytes, const char* name) {
   const auto dir = std::filesystem::path(KEEL_TEST_TMPDIR) / "pack_loader";
   std::filesystem::create_directories(dir);
   const auto path = dir / name;
-  EXPECT_TRUE(write_file_atomic(path, as_u8(ByteSpan(bytes))));
+  EXPECT_TRUE(write_file_atomic(path, as_chars(bytes)));
   return path;
 }
 

@@ -28,10 +28,10 @@
 
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
+#include "keel/core/prehashed_map.h"
 #include "keel/core/types.h"
 #include "keel/props/key.h"
 #include "keel/props/slot.h"
-#include "keel/props/slot_index.h"
 #include "keel/props/type_id.h"
 #include "keel/props/type_registry.h"
 
@@ -194,7 +194,7 @@ class PropertyContainer {
   template <typename T>
   Result<T> get(Key key) const {
     static_assert(std::same_as<T, Stored<T>>, "get<std::string>, not a pointer or view type");
-    const detail::SlotBase* slot = index_.find(key.id().value);
+    const detail::SlotBase* slot = index_.get(key.id().value);
     if (slot != nullptr && slot->type() == type_id<T>() && slot->named(key)) [[likely]] {
       return static_cast<const detail::TypedSlot<T>*>(slot)->value;
     }
@@ -206,7 +206,7 @@ class PropertyContainer {
   template <typename T>
   const T* find(Key key) const noexcept {
     static_assert(std::same_as<T, Stored<T>>, "find<std::string>, not a pointer or view type");
-    const detail::SlotBase* slot = index_.find(key.id().value);
+    const detail::SlotBase* slot = index_.get(key.id().value);
     if (slot != nullptr && slot->type() == type_id<T>() && slot->named(key)) [[likely]] {
       return &static_cast<const detail::TypedSlot<T>*>(slot)->value;
     }
@@ -324,7 +324,7 @@ class PropertyContainer {
 
  private:
   Result<detail::SlotBase*> lookup(Key key) const {
-    detail::SlotBase* slot = index_.find(key.id().value);
+    detail::SlotBase* slot = index_.get(key.id().value);
     if (slot != nullptr && !slot->named(key)) [[unlikely]] {
       return Unexpected(collision_error(*slot, key.name()));
     }
@@ -370,7 +370,8 @@ class PropertyContainer {
 
   const TypeRegistry* registry_;
   SlotList slots_;  // owners, in creation order
-  detail::SlotIndex index_;
+  // id -> slot: core's table for pre-hashed keys (a hit in the home slot is one compare).
+  PrehashedMap<u32, detail::SlotBase*> index_;
   SlotList graveyard_;  // removed during a notification; freed when the outermost one ends
   u32 notify_depth_ = 0;
   ListenerId next_listener_id_ = 0;

@@ -57,7 +57,7 @@ void PropertyContainer::load_values(Loader& ar) {
   // Stage everything; touch the container only when the whole input is good. The staged list
   // grows one property at a time (each costs input bytes), never by the announced count.
   SlotList staged;
-  detail::SlotIndex staged_index;
+  PrehashedMap<u32, detail::SlotBase*> staged_index;
   std::string name;
   for (u32 i = 0; i < count; ++i) {
     u32 tag = 0;
@@ -74,7 +74,7 @@ void PropertyContainer::load_values(Loader& ar) {
     detail::io_value(codec->io, ar, slot->value_ptr());
     if (!ar.ok()) return;
     const Key key = Key::runtime(name);
-    if (const detail::SlotBase* twin = staged_index.find(key.id().value)) {
+    if (const detail::SlotBase* twin = staged_index.get(key.id().value)) {
       ar.fail(ErrorCode::kCorrupt,
               twin->name() == name
                   ? fmt::format("property '{}' appears twice", name)
