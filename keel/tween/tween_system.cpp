@@ -1,5 +1,8 @@
 #include "keel/tween/tween_system.h"
 
+#include "keel/tween/detail/float_pool.h"
+#include "keel/tween/detail/timer_pool.h"
+
 #include <cmath>
 #include <utility>
 
@@ -59,7 +62,7 @@ detail::Playback TweenSystem::playback_of(const TweenOptions& options) {
 }
 
 TweenHandle TweenSystem::open_slot(TweenOptions& options, const Spawn& spawn) {
-  const TweenHandle h = slots_.allocate();
+  const TweenHandle h = slots_.acquire();
   detail::TweenSlot& slot = slots_.at(h.index);
   slot.parent = spawn.parent;
   slot.id = options.id;
@@ -145,7 +148,7 @@ TweenHandle TweenSystem::parallel(std::vector<Step> steps, TweenOptions options)
 void TweenSystem::reserve(usize n, Ease ease) {
   KEEL_ASSERT(static_cast<usize>(ease) < kEaseCount, "bad ease");
   static_cast<detail::FloatPoolBase&>(*pools_[static_cast<usize>(ease)]).reserve(n);
-  slots_.reserve(slots_.live_count() + n);
+  slots_.reserve(slots_.size() + n);
 }
 
 // --- Control. ---
@@ -177,7 +180,7 @@ void TweenSystem::release(TweenHandle h) {
       }
     }
   }
-  slots_.free(h);
+  slots_.erase(h);
 }
 
 void TweenSystem::kill_children(TweenHandle group) {
@@ -300,7 +303,7 @@ usize TweenSystem::kill_targets_in(const void* begin, usize bytes) {
 void TweenSystem::kill_all() {
   events_.clear();
   deferred_.clear();
-  for (u32 i = 0; i < slots_.capacity(); ++i) {
+  for (u32 i = 0; i < slots_.slot_count(); ++i) {
     if (slots_.live_at(i)) release(slots_.handle_at(i));
   }
 }

@@ -31,13 +31,11 @@
 #include "keel/core/types.h"
 #include "keel/tween/curve_pool.h"
 #include "keel/tween/easing.h"
-#include "keel/tween/float_pool.h"
 #include "keel/tween/handle.h"
 #include "keel/tween/oscillator.h"
 #include "keel/tween/oscillator_pool.h"
 #include "keel/tween/pool.h"
 #include "keel/tween/step.h"
-#include "keel/tween/timer_pool.h"
 #include "keel/tween/tween_options.h"
 #include "keel/tween/value.h"
 
@@ -57,7 +55,8 @@ namespace keel::tween {
 
 namespace detail {
 struct StepAccess;
-}
+class TimerPool;
+}  // namespace detail
 
 class TweenSystem {
  public:
@@ -152,7 +151,7 @@ class TweenSystem {
   void kill_all();
 
   // Live tweens and groups (paused ones included).
-  usize size() const { return slots_.live_count(); }
+  usize size() const { return slots_.size(); }
   // Room for `n` eased float tweens of `ease` without reallocating.
   void reserve(usize n, Ease ease = Ease::kLinear);
 
