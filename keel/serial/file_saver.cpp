@@ -54,6 +54,7 @@ void FileSaver::put_bytes_slow(const std::byte* data, usize size) {
 
 Status FileSaver::commit() {
   KEEL_ASSERT(!committed_, "FileSaver::commit called twice");
+  if (committed_) return status();  // release builds: the second call changes nothing
   committed_ = true;
   if (flush()) {
     if (auto done = writer_.commit(); !done) fail(ErrorCode::kIo, done.error().message());

@@ -1,13 +1,17 @@
 // TriggerSystem: watches values and calls handlers when a test passes ("don't call us, we'll
 // call you"), checked once per frame by update() (or a TriggerTask).
 //
+// clang-format off
 //   keel::tween::TriggerSystem triggers;
-//   triggers.less(health, 50, [&] { warn(); });                         // once (the seed's
-//   default) triggers.greater(score, 1000, bonus, {.once = false, .mode = TriggerMode::kEdge});
-//   triggers.watch(pos, [](const Vec2& p) { return p.y < 0; }, fell);   // custom predicate
-//   triggers.when([&] { return door.open && key.held; }, enter);        // any test
-//   triggers.on_signal(input.pressed(Key::kSpace), jump, {.once = false});  // event-fed
+//   triggers.less(health, 50, [&] { warn(); });                       // once (the seed's default)
+//   triggers.greater(score, 1000, bonus,
+//                    {.once = false, .mode = TriggerMode::kEdge});   // each time it is crossed
+//   triggers.watch(pos, [](const Vec2& p) { return p.y < 0; }, fell); // custom predicate
+//   triggers.when([&] { return door.open && key.held; }, enter);      // any test
+//   triggers.on_signal(input.pressed(Key::kSpace), jump,
+//                      {.once = false});                              // event-fed
 //   triggers.update();
+// clang-format on
 //
 // Modes (TriggerOptions):
 // - once (default true, as in the seed): the trigger ends right after it fires; its handle is

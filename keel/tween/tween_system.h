@@ -192,7 +192,6 @@ class TweenSystem {
   TweenHandle spawn_tween(T& target, f32 duration, T from, T to, TweenOptions options,
                           const detail::Spawn& spawn) {
     if constexpr (std::same_as<T, f32>) {
-      KEEL_ASSERT(static_cast<usize>(options.ease) < kEaseCount, "bad ease");
       return spawn_float(target, duration, from, to, std::move(options), spawn);
     } else {
       const T c[] = {std::move(from), std::move(to)};
@@ -205,6 +204,8 @@ class TweenSystem {
   TweenHandle spawn_curve(T& target, f32 duration, std::span<const T> controls,
                           TweenOptions options, const detail::Spawn& spawn) {
     check_timing(duration, options);
+    KEEL_ASSERT(!controls.empty(), "a curve tween needs at least one control value");
+    if (controls.empty()) return TweenHandle{};
     auto& pool = typed_pool<detail::CurvePool<T>>();
     const bool paused = options.paused || spawn.paused;
     const TweenHandle h = open_slot(options, spawn);
@@ -217,7 +218,8 @@ class TweenSystem {
   TweenHandle spawn_group(std::shared_ptr<const std::vector<Step>> steps, bool sequence,
                           TweenOptions options, const detail::Spawn& spawn);
 
-  static void check_timing(f32 duration, const TweenOptions& options);
+  // Asserts on a bad duration, delay, loop count or ease, and replaces it (release builds).
+  static void check_timing(f32& duration, TweenOptions& options);
   static detail::Playback playback_of(const TweenOptions& options);
   // A live slot with the options' id, callback and parent.
   TweenHandle open_slot(TweenOptions& options, const detail::Spawn& spawn);
