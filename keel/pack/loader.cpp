@@ -2,6 +2,7 @@
 
 #include "keel/core/assert.h"
 #include "keel/pack/compression.h"
+#include "keel/pack/detail/index.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

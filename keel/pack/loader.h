@@ -22,7 +22,6 @@
 #include "keel/core/error.h"
 #include "keel/pack/allocator.h"
 #include "keel/pack/format.h"
-#include "keel/pack/index.h"
 #include "keel/pack/setup.h"
 
 #include <atomic>

@@ -1,5 +1,6 @@
 // Loader: phases, allocators, setup by type hash, dictionary, rollback (check 47; 46's load side).
 #include "keel/pack/loader.h"
+#include "keel/pack/detail/index.h"
 
 #include "keel/core/file.h"
 #include "keel/pack/pack_file.h"

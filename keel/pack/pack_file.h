@@ -11,10 +11,10 @@
 #include "keel/core/error.h"
 #include "keel/pack/compression.h"
 #include "keel/pack/format.h"
-#include "keel/pack/index.h"
 
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -22,6 +22,8 @@
 #include <vector>
 
 namespace keel::pack {
+
+class PackIndex;
 
 struct PackItem {
   Hash name_hash = 0;
@@ -54,12 +56,13 @@ class PackFile {
   static Result<PackFile> from_bytes(ByteBuffer bytes, std::string label = "<memory>",
                                      ReadOptions options = {});
 
-  PackFile(PackFile&&) noexcept = default;
-  PackFile& operator=(PackFile&&) noexcept = default;
+  PackFile(PackFile&&) noexcept;
+  PackFile& operator=(PackFile&&) noexcept;
+  ~PackFile();
 
   const std::string& label() const { return label_; }
   u64 file_size() const { return bytes_.size(); }
-  bool has_dictionary() const { return index_.master().dictionary_length != 0; }
+  bool has_dictionary() const;
 
   const std::vector<PackItem>& items() const { return items_; }
   const std::vector<PackBlock>& blocks() const { return blocks_; }
@@ -80,15 +83,16 @@ class PackFile {
   // Every check: checksums, each block decompresses to its length, dictionary consistent.
   Status verify() const;
 
-  const PackIndex& index() const { return index_; }
+  // The parsed indices (internal: keel/pack/detail/index.h; for the module's tests).
+  const PackIndex& index() const { return *index_; }
 
  private:
-  PackFile() = default;
+  PackFile();
   Status init(ReadOptions options);
 
   std::string label_;
   ByteBuffer bytes_;  // heap buffer: its address survives moves, so index_'s spans stay valid
-  PackIndex index_;
+  std::unique_ptr<PackIndex> index_;
   ReadOptions options_;
   std::vector<PackItem> items_;
   std::vector<PackBlock> blocks_;

@@ -1,5 +1,6 @@
 // PackFile, the tools' reader: listing, extraction, verification, and hostile input.
 #include "keel/pack/pack_file.h"
+#include "keel/pack/detail/index.h"
 
 #include "keel/pack/loader.h"
 #include "keel/pack/testing/samples.h"

@@ -1,6 +1,6 @@
 #include "keel/pack/setup.h"
 
-#include "keel/pack/index.h"
+#include "keel/pack/detail/index.h"
 
 namespace keel::pack {
 

@@ -1,5 +1,6 @@
 // PackWriter: sorting (check 43), collision safety (44), alignment (46), add_chunk semantics (59).
 #include "keel/pack/writer.h"
+#include "keel/pack/detail/index.h"
 
 #include "keel/pack/merge.h"
 #include "keel/pack/pack_file.h"

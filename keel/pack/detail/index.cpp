@@ -1,4 +1,4 @@
-#include "keel/pack/index.h"
+#include "keel/pack/detail/index.h"
 
 #include "keel/pack/compression.h"
 
