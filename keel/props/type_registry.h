@@ -18,7 +18,7 @@
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
-#include "keel/props/detail/archives.h"
+#include "keel/props/archives.h"
 #include "keel/props/slot.h"
 #include "keel/props/type_id.h"
 
