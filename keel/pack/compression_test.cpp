@@ -196,8 +196,7 @@ TEST(PackCompression, ZstdFrameHoldingLessThanItDeclaresIsCorrupt) {
   // Found by fuzzing: a frame declaring 70 bytes whose only block is an empty last block.
   // zstd's streaming decoder accepts it; both keel decoders must not.
   const u8 raw[] = {0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x46, 0x01, 0x00, 0x00};
-  const ByteBuffer frame(reinterpret_cast<const std::byte*>(raw),
-                         reinterpret_cast<const std::byte*>(raw) + sizeof raw);
+  const ByteBuffer frame = to_buffer(as_bytes(std::span<const u8>(raw)));
   for (usize buffer : {usize{1}, usize{5}, usize{64}}) {
     auto streamed = stream_decompress(Compression::kZstd, frame, buffer, 61);
     ASSERT_FALSE(streamed) << buffer;

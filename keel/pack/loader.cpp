@@ -113,7 +113,7 @@ class Scratch {
     size_ = 0;
   }
   MutableByteSpan bytes() const { return {data_, size_}; }
-  std::span<const u8> as_u8() const { return {reinterpret_cast<const u8*>(data_), size_}; }
+  std::span<const u8> as_u8() const { return keel::as_u8(ByteSpan(data_, size_)); }
 
  private:
   Allocator* allocator_ = nullptr;
@@ -252,7 +252,7 @@ Result<LoadedPack> Loader::load_from(Source& source, const LoadOptions& options)
   if (auto s = source.read_at(0, std::span(head).first(head_size)); !s) {
     return std::unexpected(s.error());
   }
-  const std::span<const u8> head_u8(reinterpret_cast<const u8*>(head.data()), head_size);
+  const std::span<const u8> head_u8 = as_u8(ByteSpan(head).first(head_size));
   auto header = PackIndex::parse_header(head_u8, file_size, label);
   if (!header) return std::unexpected(header.error());
   auto master =
