@@ -58,7 +58,7 @@ TEST(EntryPoints, SerialMissingFilesAndWrongOrder) {
   saver.io(p);
   ASSERT_TRUE(saver.commit());
   EXPECT_TRUE(saver.commit());  // twice: asserts (debug), changes nothing (release)
-#ifdef KEEL_ASSERTS_ENABLED
+#if KEEL_ASSERTS_ENABLED
   ASSERT_FALSE(g_asserts.empty());
   EXPECT_NE(g_asserts.back().find("commit called twice"), std::string::npos);
 #endif

@@ -24,7 +24,7 @@ class EntryPoints : public ::testing::Test {
  protected:
   void SetUp() override { g_asserts.clear(); }
   void expect_asserted(std::string_view words) {
-#ifdef KEEL_ASSERTS_ENABLED
+#if KEEL_ASSERTS_ENABLED
     ASSERT_FALSE(g_asserts.empty());
     EXPECT_NE(g_asserts.back().find(words), std::string::npos) << g_asserts.back();
 #else
