@@ -236,7 +236,8 @@ void BM_KeelSave(benchmark::State& state) {
   }
   std::vector<u8> hand_bytes;
   hand::save(set, hand_bytes);
-  check(saver.ok() && saver.to_vector() == hand_bytes, "keel and hand-written bytes differ");
+  check(saver.ok() && saver.to_vector() == to_buffer(as_bytes(std::span<const u8>(hand_bytes))),
+        "keel and hand-written bytes differ");
   state.SetBytesProcessed(static_cast<s64>(state.iterations() * saver.used()));
   state.counters["bytes"] = static_cast<double>(saver.used());
 }
@@ -245,7 +246,7 @@ BENCHMARK(BM_KeelSave);
 // Size first, then save into an exactly-sized buffer (what save_to_bytes does).
 void BM_KeelSizedSave(benchmark::State& state) {
   const RecordSet& set = records();
-  std::vector<u8> buffer;
+  ByteBuffer buffer;
   for (auto _ : state) {
     serial::Sizer sizer;
     sizer.io(set);
@@ -257,7 +258,8 @@ void BM_KeelSizedSave(benchmark::State& state) {
   }
   std::vector<u8> hand_bytes;
   hand::save(set, hand_bytes);
-  check(buffer == hand_bytes, "keel and hand-written bytes differ");
+  check(buffer == to_buffer(as_bytes(std::span<const u8>(hand_bytes))),
+        "keel and hand-written bytes differ");
   state.SetBytesProcessed(static_cast<s64>(state.iterations() * buffer.size()));
 }
 BENCHMARK(BM_KeelSizedSave);
@@ -295,7 +297,7 @@ void BM_CerealSave(benchmark::State& state) {
 BENCHMARK(BM_CerealSave);
 
 void BM_KeelLoad(benchmark::State& state) {
-  const std::vector<u8> bytes = *serial::save_to_bytes(records());
+  const ByteBuffer bytes = *serial::save_to_bytes(records());
   RecordSet loaded;
   for (auto _ : state) {
     serial::BufferLoader loader(bytes);

@@ -1,5 +1,5 @@
-// Cross-module integration: a whole property container saved and loaded through the real serial
-// archives (props may not include serial, a same-layer module, so the check lives here).
+// Integration: a whole property container saved and loaded through every keel::serial archive,
+// in memory and through files, as a game would.
 #include "keel/core/file.h"
 #include "keel/props/container.h"
 #include "keel/serial/serial.h"
@@ -39,7 +39,7 @@ TEST(PropsSerial, ContainerRoundTripsThroughBufferArchives) {
   EXPECT_EQ(growing.to_vector(), *bytes);  // one-pass and sized saves agree byte for byte
 
   props::PropertyContainer loaded;
-  serial::BufferLoader loader{std::span<const u8>(*bytes)};
+  serial::BufferLoader loader{ByteSpan(*bytes)};
   loader.io(loaded);
   ASSERT_TRUE(loader.finish()) << loader.status().error().to_string();
   expect_sample(loaded);
@@ -59,7 +59,7 @@ TEST(PropsSerial, TruncatedContainerIsAnErrorNotACrash) {
   ASSERT_TRUE(bytes);
   for (usize cut = 0; cut < bytes->size(); ++cut) {
     props::PropertyContainer loaded;
-    serial::BufferLoader loader(std::span<const u8>(bytes->data(), cut));
+    serial::BufferLoader loader(ByteSpan(*bytes).first(cut));
     loader.io(loaded);
     EXPECT_FALSE(loader.finish()) << "cut at " << cut;
   }

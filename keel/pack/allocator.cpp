@@ -18,7 +18,7 @@ class DefaultAllocator final : public Allocator {
 
 }  // namespace
 
-void Allocator::upload(void* destination, std::span<const std::byte> bytes) {
+void Allocator::upload(void* destination, ByteSpan bytes) {
   if (!bytes.empty()) std::memcpy(destination, bytes.data(), bytes.size());
 }
 

@@ -8,6 +8,7 @@
 // thread-safe; default_allocator() is.
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/types.h"
 
 #include <cstddef>
@@ -24,7 +25,7 @@ class Allocator {
 
   virtual bool cpu_addressable() const { return true; }
   // Only called when cpu_addressable() is false: copy `bytes` into `destination`.
-  virtual void upload(void* destination, std::span<const std::byte> bytes);
+  virtual void upload(void* destination, ByteSpan bytes);
 };
 
 // Aligned operator new / delete. Thread-safe.

@@ -11,30 +11,29 @@
 namespace keel::pack {
 namespace {
 
-std::vector<std::byte> random_bytes(usize size, u32 seed) {
+ByteBuffer random_bytes(usize size, u32 seed) {
   std::mt19937_64 rng(seed);
-  std::vector<std::byte> out(size);
+  ByteBuffer out(size);
   for (auto& b : out) b = static_cast<std::byte>(rng());
   return out;
 }
 
 struct StreamResult {
-  std::vector<std::byte> compressed;
+  ByteBuffer compressed;
   u64 sink_calls = 0;
   u64 finish_sink_calls = 0;
 };
 
 // Compresses through an output buffer of `buffer` bytes, feeding the input in `piece`-byte writes.
-StreamResult stream_compress(Compression method, const std::vector<std::byte>& input, usize buffer,
+StreamResult stream_compress(Compression method, const ByteBuffer& input, usize buffer,
                              usize piece) {
   StreamResult result;
-  auto compressor =
-      StreamCompressor::create(method, 0, buffer, [&](std::span<const std::byte> out) -> Status {
-        EXPECT_LE(out.size(), buffer);
-        EXPECT_FALSE(out.empty());
-        result.compressed.insert(result.compressed.end(), out.begin(), out.end());
-        return ok();
-      });
+  auto compressor = StreamCompressor::create(method, 0, buffer, [&](ByteSpan out) -> Status {
+    EXPECT_LE(out.size(), buffer);
+    EXPECT_FALSE(out.empty());
+    result.compressed.insert(result.compressed.end(), out.begin(), out.end());
+    return ok();
+  });
   EXPECT_TRUE(compressor);
   for (usize at = 0; at < input.size(); at += piece) {
     const usize n = std::min(piece, input.size() - at);
@@ -48,21 +47,19 @@ StreamResult stream_compress(Compression method, const std::vector<std::byte>& i
 }
 
 // Decompresses pulling input through a `buffer`-byte input buffer into `out_piece`-byte reads.
-Result<std::vector<std::byte>> stream_decompress(Compression method,
-                                                 const std::vector<std::byte>& compressed,
-                                                 usize buffer, usize out_piece,
-                                                 u64* source_calls = nullptr) {
+Result<ByteBuffer> stream_decompress(Compression method, const ByteBuffer& compressed, usize buffer,
+                                     usize out_piece, u64* source_calls = nullptr) {
   usize pos = 0;
   auto decompressor =
-      StreamDecompressor::create(method, buffer, [&](std::span<std::byte> in) -> Result<usize> {
+      StreamDecompressor::create(method, buffer, [&](MutableByteSpan in) -> Result<usize> {
         const usize n = std::min(in.size(), compressed.size() - pos);
         std::copy_n(compressed.begin() + static_cast<std::ptrdiff_t>(pos), n, in.begin());
         pos += n;
         return n;
       });
   if (!decompressor) return std::unexpected(decompressor.error());
-  std::vector<std::byte> out;
-  std::vector<std::byte> piece(out_piece);
+  ByteBuffer out;
+  ByteBuffer piece(out_piece);
   for (;;) {
     auto n = decompressor->read(piece);
     if (!n) return std::unexpected(n.error());
@@ -81,7 +78,7 @@ TEST_P(CompressionMethods, Check49_RoundTripThroughSmallBuffers) {
   constexpr usize kMiB = 1024 * 1024;
   struct Case {
     std::string name;
-    std::vector<std::byte> data;
+    ByteBuffer data;
   };
   const std::vector<Case> cases = {
       {"0", {}},
@@ -90,7 +87,7 @@ TEST_P(CompressionMethods, Check49_RoundTripThroughSmallBuffers) {
       {"buffer", random_bytes(kBuffer, 3)},
       {"buffer+1", random_bytes(kBuffer + 1, 4)},
       {"3 MiB random", random_bytes(3 * kMiB, 5)},
-      {"3 MiB zeros", std::vector<std::byte>(3 * kMiB, std::byte{0})},
+      {"3 MiB zeros", ByteBuffer(3 * kMiB, std::byte{0})},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(to_string(method)) + " " + c.name);
@@ -104,7 +101,7 @@ TEST_P(CompressionMethods, Check49_RoundTripThroughSmallBuffers) {
     // The small input buffer really was refilled piece by piece.
     EXPECT_GE(source_calls, packed.compressed.size() / kBuffer);
     // Whole-buffer decoding of the streamed data agrees.
-    std::vector<std::byte> whole(c.data.size());
+    ByteBuffer whole(c.data.size());
     EXPECT_TRUE(decompress(method, packed.compressed, whole));
     EXPECT_EQ(whole, c.data);
     if (c.name == "3 MiB zeros" && method != Compression::kNone) {
@@ -133,7 +130,7 @@ TEST_P(CompressionMethods, WholeBufferRoundTrip) {
     const auto data = random_bytes(size, static_cast<u32>(size));
     auto packed = compress(method, data);
     ASSERT_TRUE(packed);
-    std::vector<std::byte> out(size);
+    ByteBuffer out(size);
     ASSERT_TRUE(decompress(method, *packed, out));
     EXPECT_EQ(out, data);
     // Whole-buffer output also streams back.
@@ -145,18 +142,18 @@ TEST_P(CompressionMethods, WholeBufferRoundTrip) {
 
 TEST_P(CompressionMethods, WrongSizesTruncationAndTrailingDataAreErrors) {
   const Compression method = GetParam();
-  const std::vector<std::byte> data(5000, std::byte{'x'});
+  const ByteBuffer data(5000, std::byte{'x'});
   auto packed = compress(method, data);
   ASSERT_TRUE(packed);
-  std::vector<std::byte> small(4999);
-  std::vector<std::byte> large(5001);
+  ByteBuffer small(4999);
+  ByteBuffer large(5001);
   EXPECT_FALSE(decompress(method, *packed, small));
   EXPECT_FALSE(decompress(method, *packed, large));
   if (method == Compression::kNone) return;  // raw data has no structure to damage
-  std::vector<std::byte> out(5000);
-  std::vector<std::byte> truncated(packed->begin(), packed->end() - 1);
+  ByteBuffer out(5000);
+  ByteBuffer truncated(packed->begin(), packed->end() - 1);
   EXPECT_FALSE(decompress(method, truncated, out));
-  std::vector<std::byte> trailing = *packed;
+  ByteBuffer trailing = *packed;
   trailing.push_back(std::byte{0});
   EXPECT_FALSE(decompress(method, trailing, out));
 
@@ -165,7 +162,7 @@ TEST_P(CompressionMethods, WrongSizesTruncationAndTrailingDataAreErrors) {
   auto extra = stream_decompress(method, trailing, 16, 16);
   ASSERT_FALSE(extra);
   EXPECT_EQ(extra.error().code(), ErrorCode::kTrailingData);
-  std::vector<std::byte> garbage = random_bytes(200, 3);
+  ByteBuffer garbage = random_bytes(200, 3);
   EXPECT_FALSE(decompress(method, garbage, out));
   EXPECT_FALSE(stream_decompress(method, garbage, 16, 16));
 }
@@ -176,12 +173,12 @@ INSTANTIATE_TEST_SUITE_P(Pack, CompressionMethods,
                          [](const auto& method) { return std::string(to_string(method.param)); });
 
 TEST(PackCompression, BlockDecoderTakesInputInPieces) {
-  const std::vector<std::byte> data = random_bytes(100000, 1);
+  const ByteBuffer data = random_bytes(100000, 1);
   for (Compression method : {Compression::kZstd, Compression::kZlib, Compression::kNone}) {
     auto packed = compress(method, data, 1);
     ASSERT_TRUE(packed);
     BlockDecoder decoder;
-    std::vector<std::byte> out(data.size());
+    ByteBuffer out(data.size());
     for (int round = 0; round < 2; ++round) {  // the decoder is reusable
       std::fill(out.begin(), out.end(), std::byte{0});
       ASSERT_TRUE(decoder.begin(method, out));
@@ -199,24 +196,23 @@ TEST(PackCompression, ZstdFrameHoldingLessThanItDeclaresIsCorrupt) {
   // Found by fuzzing: a frame declaring 70 bytes whose only block is an empty last block.
   // zstd's streaming decoder accepts it; both keel decoders must not.
   const u8 raw[] = {0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x46, 0x01, 0x00, 0x00};
-  const std::vector<std::byte> frame(reinterpret_cast<const std::byte*>(raw),
-                                     reinterpret_cast<const std::byte*>(raw) + sizeof raw);
+  const ByteBuffer frame = to_buffer(as_bytes(std::span<const u8>(raw)));
   for (usize buffer : {usize{1}, usize{5}, usize{64}}) {
     auto streamed = stream_decompress(Compression::kZstd, frame, buffer, 61);
     ASSERT_FALSE(streamed) << buffer;
     EXPECT_EQ(streamed.error().code(), ErrorCode::kCorrupt);
   }
-  std::vector<std::byte> out(70);
+  ByteBuffer out(70);
   EXPECT_FALSE(decompress(Compression::kZstd, frame, out));
-  std::vector<std::byte> none;
+  ByteBuffer none;
   EXPECT_FALSE(decompress(Compression::kZstd, frame, none));
 }
 
 TEST(PackCompression, LevelsAndMethodsAreChecked) {
-  const std::vector<std::byte> data(10, std::byte{1});
+  const ByteBuffer data(10, std::byte{1});
   EXPECT_FALSE(compress(Compression::kZlib, data, 42));
   EXPECT_FALSE(compress(static_cast<Compression>(7), data));
-  std::vector<std::byte> out(10);
+  ByteBuffer out(10);
   auto unknown = decompress(static_cast<Compression>(7), data, out);
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error().code(), ErrorCode::kUnsupported);

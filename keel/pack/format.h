@@ -59,6 +59,13 @@ inline constexpr u16 kFormatVersion = 1;
 inline constexpr u32 kMaxAlignment = 64 * 1024;  // largest chunk / block alignment
 inline constexpr usize kMaxBlocks = 0x10000;     // block ids are 16 bits
 
+// What a reader (PackFile, Loader) checks and the limits it applies before allocating.
+struct ReadOptions {
+  bool verify_checksums = true;
+  u64 max_block_length = u64{1} << 30;  // one block once loaded
+  u64 max_total_length = u64{4} << 30;  // all blocks once loaded
+};
+
 // ---- on-disk records ------------------------------------------------------------------------
 
 struct FileHeader {  // 32 bytes at offset 0

@@ -17,8 +17,8 @@ using testing::as_bytes_of;
 using testing::kMetaBlock;
 using testing::kVideoBlock;
 
-u32 u32_at(const std::vector<std::byte>& bytes, usize offset) {
-  return load_u32(reinterpret_cast<const u8*>(bytes.data()) + offset);
+u32 u32_at(const ByteBuffer& bytes, usize offset) {
+  return load_u32(as_u8(ByteSpan(bytes)).data() + offset);
 }
 
 TEST(PackFormat, LocatorIdPacksBlockLowChunkHigh) {
@@ -74,7 +74,7 @@ TEST(PackFormat, Check42_WorkedExample) {
   // a 64-byte pixel chunk (alignment 16, block 3, chunk 2).
   const LocatorId pixels_id = LocatorId::make(kVideoBlock, 2);
   std::array<u32, 4> header_chunk = {64, 1, pixels_id.value, 0};
-  std::vector<std::byte> pixels = testing::pattern(64, 7);
+  ByteBuffer pixels = testing::pattern(64, 7);
 
   PackWriter writer(WriterOptions{.compression = Compression::kNone, .write_dictionary = false});
   const LocatorId header_id = writer.add_chunk("face", kMetaBlock, as_bytes_of(header_chunk), 4);
@@ -93,9 +93,9 @@ TEST(PackFormat, Check42_WorkedExample) {
       3,          16,         64,         1,      // off 64: BlockIndex (type 3)
       0x0CD871E5, 0x00020003, 0,          64,     // off 80: entry {3,2}
   };
-  std::vector<std::byte> expected(words.size() * 4);
+  ByteBuffer expected(words.size() * 4);
   for (usize i = 0; i < words.size(); ++i) {
-    store_u32(reinterpret_cast<u8*>(expected.data()) + i * 4, words[i]);
+    store_u32(as_u8(MutableByteSpan(expected)).data() + i * 4, words[i]);
   }
   ASSERT_EQ(expected.size(), 96u);
   auto header_bytes = as_bytes_of(header_chunk);
@@ -105,12 +105,11 @@ TEST(PackFormat, Check42_WorkedExample) {
 
   // File = 32-byte Keel header + the book's 176 bytes + block table (16 bytes per block).
   ASSERT_EQ(file->size(), kFileHeaderSize + 176 + 2 * kBlockStorageSize);
-  const std::vector<std::byte> book(file->begin() + kFileHeaderSize,
-                                    file->begin() + kFileHeaderSize + 176);
+  const ByteBuffer book(file->begin() + kFileHeaderSize, file->begin() + kFileHeaderSize + 176);
   EXPECT_EQ(book, expected);
 
   // The Keel header and block table around it.
-  const auto* raw = reinterpret_cast<const u8*>(file->data());
+  const u8* raw = as_u8(ByteSpan(*file)).data();
   FileHeader header;
   ASSERT_TRUE(decode(std::span<const u8, kFileHeaderSize>(raw, kFileHeaderSize), header));
   EXPECT_EQ(header.version, kFormatVersion);
@@ -124,7 +123,7 @@ TEST(PackFormat, Check42_WorkedExample) {
   EXPECT_EQ(first.checksum, hash64(header_bytes.data(), header_bytes.size()));
 
   // And it reads back.
-  auto pack = PackFile::from_bytes(std::vector<u8>(raw, raw + file->size()), "face.kpk");
+  auto pack = PackFile::from_bytes(*file, "face.kpk");
   ASSERT_TRUE(pack) << pack.error().to_string();
   EXPECT_TRUE(pack->verify());
   auto read_pixels = pack->read_chunk(name_hash("face"), pixels_id);

@@ -2,6 +2,7 @@
 
 #include "keel/core/assert.h"
 #include "keel/pack/compression.h"
+#include "keel/pack/detail/index.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -19,7 +20,7 @@ class Loader::Source {
  public:
   virtual ~Source() = default;
   virtual u64 size() const = 0;
-  virtual Status read_at(u64 offset, std::span<std::byte> out) = 0;
+  virtual Status read_at(u64 offset, MutableByteSpan out) = 0;
   const std::string& label() const { return label_; }
 
  protected:
@@ -45,7 +46,7 @@ class FileSource final : public Loader::Source {
     if (fd_ >= 0) ::close(fd_);
   }
   u64 size() const override { return size_; }
-  Status read_at(u64 offset, std::span<std::byte> out) override {
+  Status read_at(u64 offset, MutableByteSpan out) override {
     usize done = 0;
     while (done < out.size()) {
       const ssize_t n =
@@ -75,18 +76,16 @@ class FileSource final : public Loader::Source {
 
 class MemorySource final : public Loader::Source {
  public:
-  MemorySource(std::span<const std::byte> bytes, std::string label) : bytes_(bytes) {
-    label_ = std::move(label);
-  }
+  MemorySource(ByteSpan bytes, std::string label) : bytes_(bytes) { label_ = std::move(label); }
   u64 size() const override { return bytes_.size(); }
-  Status read_at(u64 offset, std::span<std::byte> out) override {
+  Status read_at(u64 offset, MutableByteSpan out) override {
     KEEL_ASSERT(offset <= bytes_.size() && out.size() <= bytes_.size() - offset);
     if (!out.empty()) std::memcpy(out.data(), bytes_.data() + offset, out.size());
     return ok();
   }
 
  private:
-  std::span<const std::byte> bytes_;
+  ByteSpan bytes_;
 };
 
 // Memory from an allocator, returned when the holder dies.
@@ -101,7 +100,7 @@ class Scratch {
     if (size == 0) return ok();
     data_ = static_cast<std::byte*>(allocator->allocate(size, alignment));
     if (data_ == nullptr) {
-      return fail(ErrorCode::kOverflow, "out of memory: {} bytes of scratch", size);
+      return fail(ErrorCode::kRefused, "out of memory: {} bytes of scratch", size);
     }
     allocator_ = allocator;
     size_ = size;
@@ -113,8 +112,8 @@ class Scratch {
     data_ = nullptr;
     size_ = 0;
   }
-  std::span<std::byte> bytes() const { return {data_, size_}; }
-  std::span<const u8> as_u8() const { return {reinterpret_cast<const u8*>(data_), size_}; }
+  MutableByteSpan bytes() const { return {data_, size_}; }
+  std::span<const u8> as_u8() const { return keel::as_u8(ByteSpan(data_, size_)); }
 
  private:
   Allocator* allocator_ = nullptr;
@@ -203,22 +202,25 @@ Loader::Loader()
       registry_(std::make_shared<LoadedPack::Registry>()) {}
 
 void Loader::set_long_lived_allocator(Allocator* allocator) {
-  KEEL_ASSERT(allocator != nullptr);
-  long_lived_ = allocator;
+  KEEL_ASSERT(allocator != nullptr, "set_long_lived_allocator(nullptr): the allocator is kept");
+  if (allocator != nullptr) long_lived_ = allocator;
 }
 
 void Loader::set_short_lived_allocator(Allocator* allocator) {
-  KEEL_ASSERT(allocator != nullptr);
-  short_lived_ = allocator;
+  KEEL_ASSERT(allocator != nullptr, "set_short_lived_allocator(nullptr): the allocator is kept");
+  if (allocator != nullptr) short_lived_ = allocator;
 }
 
 void Loader::set_block_allocator(u16 block_type, Allocator* allocator, bool release_after_setup) {
-  KEEL_ASSERT(allocator != nullptr);
+  KEEL_ASSERT(allocator != nullptr, "set_block_allocator({}, nullptr): nothing changes",
+              block_type);
+  if (allocator == nullptr) return;
   block_configs_[block_type] = BlockConfig{allocator, release_after_setup};
 }
 
 void Loader::register_type(Hash type, SetupFn setup, TeardownFn teardown) {
-  KEEL_ASSERT(setup != nullptr);
+  KEEL_ASSERT(setup != nullptr, "register_type(0x{:08X}) without a setup function", type);
+  if (setup == nullptr) return;  // the type stays unknown: loading it fails with a message
   // Copy on write: packs already loaded (and copies of this loader) keep the registry they had.
   auto next = std::make_shared<LoadedPack::Registry>(*registry_);
   (*next)[type] = TypeHandler{std::move(setup), std::move(teardown)};
@@ -234,7 +236,7 @@ Result<LoadedPack> Loader::load(const std::filesystem::path& path,
   return load_from(**source, options);
 }
 
-Result<LoadedPack> Loader::load_bytes(std::span<const std::byte> bytes, const LoadOptions& options,
+Result<LoadedPack> Loader::load_bytes(ByteSpan bytes, const LoadOptions& options,
                                       std::string label) const {
   MemorySource source(bytes, std::move(label));
   return load_from(source, options);
@@ -250,7 +252,7 @@ Result<LoadedPack> Loader::load_from(Source& source, const LoadOptions& options)
   if (auto s = source.read_at(0, std::span(head).first(head_size)); !s) {
     return std::unexpected(s.error());
   }
-  const std::span<const u8> head_u8(reinterpret_cast<const u8*>(head.data()), head_size);
+  const std::span<const u8> head_u8 = as_u8(ByteSpan(head).first(head_size));
   auto header = PackIndex::parse_header(head_u8, file_size, label);
   if (!header) return std::unexpected(header.error());
   auto master =
@@ -296,7 +298,7 @@ Result<LoadedPack> Loader::load_from(Source& source, const LoadOptions& options)
     pack.assets_ =
         static_cast<LoadedPack::Asset*>(long_lived_->allocate(bytes, alignof(LoadedPack::Asset)));
     if (pack.assets_ == nullptr) {
-      return fail(ErrorCode::kOverflow, "{}: out of memory for the master index", label);
+      return fail(ErrorCode::kRefused, "{}: out of memory for the master index", label);
     }
     pack.asset_count_ = index->item_count();
     for (usize i = 0; i < index->item_count(); ++i) {
@@ -336,7 +338,7 @@ Result<LoadedPack> Loader::load_from(Source& source, const LoadOptions& options)
       block.data =
           static_cast<std::byte*>(config.allocator->allocate(block.length, block.alignment));
       if (block.data == nullptr) {
-        return fail_at(SourceLocation::bytes(label, view.stored_offset), ErrorCode::kOverflow,
+        return fail_at(SourceLocation::bytes(label, view.stored_offset), ErrorCode::kRefused,
                        "out of memory for block type {} ({} bytes)", type, block.length);
       }
     }
@@ -344,7 +346,7 @@ Result<LoadedPack> Loader::load_from(Source& source, const LoadOptions& options)
 
     // Memory the CPU cannot address is filled through a short-lived staging copy.
     Scratch staging;
-    std::span<std::byte> target(block.data, block.length);
+    MutableByteSpan target(block.data, block.length);
     if (!config.allocator->cpu_addressable()) {
       if (auto s = staging.allocate(short_lived_, block.length, block.alignment); !s) {
         return std::unexpected(s.error());
@@ -358,7 +360,7 @@ Result<LoadedPack> Loader::load_from(Source& source, const LoadOptions& options)
     if (auto s = decoder.begin(method, target); !s) return std::unexpected(s.error());
     for (u32 done = 0; done < stored;) {
       const usize n = std::min<usize>(kSlice, stored - done);
-      std::span<std::byte> piece =
+      MutableByteSpan piece =
           method == Compression::kNone ? target.subspan(done, n) : slice.bytes().first(n);
       if (auto s = source.read_at(view.stored_offset + done, piece); !s) {
         return std::unexpected(s.error());

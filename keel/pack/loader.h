@@ -18,10 +18,10 @@
 // once. Copies share the type registry. Packs hold the registry they were set up with.
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
 #include "keel/pack/allocator.h"
 #include "keel/pack/format.h"
-#include "keel/pack/index.h"
 #include "keel/pack/setup.h"
 
 #include <atomic>
@@ -104,7 +104,7 @@ class Loader {
 
   Result<LoadedPack> load(const std::filesystem::path& path, const LoadOptions& options = {}) const;
   // From bytes already in memory (same checks; used by the fuzz target and tests).
-  Result<LoadedPack> load_bytes(std::span<const std::byte> bytes, const LoadOptions& options = {},
+  Result<LoadedPack> load_bytes(ByteSpan bytes, const LoadOptions& options = {},
                                 std::string label = "<memory>") const;
 
   class Source;  // where load() reads from (a file or memory); defined in loader.cpp

@@ -1,5 +1,6 @@
 // Loader: phases, allocators, setup by type hash, dictionary, rollback (check 47; 46's load side).
 #include "keel/pack/loader.h"
+#include "keel/pack/detail/index.h"
 
 #include "keel/core/file.h"
 #include "keel/pack/pack_file.h"
@@ -29,7 +30,7 @@ struct Sound {  // a runtime object a setup function creates (not the primary ch
   usize samples = 0;
 };
 
-std::vector<std::byte> sample_pack(WriterOptions options = {}) {
+ByteBuffer sample_pack(WriterOptions options = {}) {
   PackWriter writer(options);
   testing::add_texture(writer, "face", 4, 4, 1);
   testing::add_texture(writer, "rock", 8, 2, 2);
@@ -40,12 +41,11 @@ std::vector<std::byte> sample_pack(WriterOptions options = {}) {
   return std::move(*bytes);
 }
 
-std::filesystem::path write_temp(const std::vector<std::byte>& bytes, const char* name) {
+std::filesystem::path write_temp(const ByteBuffer& bytes, const char* name) {
   const auto dir = std::filesystem::path(KEEL_TEST_TMPDIR) / "pack_loader";
   std::filesystem::create_directories(dir);
   const auto path = dir / name;
-  EXPECT_TRUE(write_file_atomic(
-      path, std::span<const u8>(reinterpret_cast<const u8*>(bytes.data()), bytes.size())));
+  EXPECT_TRUE(write_file_atomic(path, as_chars(bytes)));
   return path;
 }
 
@@ -62,7 +62,7 @@ Loader texture_loader() {
 }
 
 TEST(PackLoader, Check47_LoaderPhases) {
-  const std::vector<std::byte> bytes = sample_pack();
+  const ByteBuffer bytes = sample_pack();
   const auto path = write_temp(bytes, "phases.kpk");
   auto file = PackFile::open(path);
   ASSERT_TRUE(file);
@@ -127,7 +127,7 @@ TEST(PackLoader, Check47_LoaderPhases) {
 }
 
 TEST(PackLoader, Check47_DictionaryIsReadOnlyWhenAsked) {
-  std::vector<std::byte> bytes = sample_pack();
+  ByteBuffer bytes = sample_pack();
   Loader loader = texture_loader();
   {
     auto pack = loader.load_bytes(bytes, LoadOptions{.load_names = true});
@@ -139,9 +139,7 @@ TEST(PackLoader, Check47_DictionaryIsReadOnlyWhenAsked) {
   }
   // Damage the dictionary (it sits just before the block table): skipped unless names are asked
   // for, so only the loads that read it notice.
-  auto file = PackFile::from_bytes(
-      std::vector<u8>(reinterpret_cast<const u8*>(bytes.data()),
-                      reinterpret_cast<const u8*>(bytes.data()) + bytes.size()));
+  auto file = PackFile::from_bytes(bytes);
   ASSERT_TRUE(file);
   bytes[file->index().dictionary_offset()] ^= std::byte{0x20};
   auto skipped = loader.load_bytes(bytes);
@@ -305,10 +303,8 @@ TEST(PackLoader, MemoryTheCpuCannotAddressIsUploaded) {
 }
 
 TEST(PackLoader, DamagedBlocksAreDetected) {
-  std::vector<std::byte> bytes = sample_pack(WriterOptions{.compression = Compression::kZstd});
-  auto file = PackFile::from_bytes(
-      std::vector<u8>(reinterpret_cast<const u8*>(bytes.data()),
-                      reinterpret_cast<const u8*>(bytes.data()) + bytes.size()));
+  ByteBuffer bytes = sample_pack(WriterOptions{.compression = Compression::kZstd});
+  auto file = PackFile::from_bytes(bytes);
   ASSERT_TRUE(file);
   const PackBlock& block = file->blocks()[1];
   bytes[block.file_offset + block.stored_length / 2] ^= std::byte{1};
@@ -345,12 +341,11 @@ TEST(PackLoader, FilesAndErrors) {
 TEST(PackLoader, HostileSizesAreRefusedBeforeAllocating) {
   // One raw chunk; then the block claims to be far larger than the stored bytes could give.
   PackWriter writer(WriterOptions{.compression = Compression::kZstd});
-  const LocatorId id =
-      writer.add_chunk("a", kMetaBlock, std::vector<std::byte>(4096, std::byte{7}));
+  const LocatorId id = writer.add_chunk("a", kMetaBlock, ByteBuffer(4096, std::byte{7}));
   writer.add_item("a", type_hash("Blob"), id);
   auto bytes = writer.to_bytes();
   ASSERT_TRUE(bytes);
-  auto* raw = reinterpret_cast<u8*>(bytes->data());
+  u8* raw = as_u8(MutableByteSpan(*bytes)).data();
   const usize block_length_at = kFileHeaderSize + 32 + 8;  // first BlockIndex.blockLength
   ASSERT_EQ(load_u32(raw + block_length_at), 4096u);
   store_u32(raw + block_length_at, 0xFFFFFFF0u);

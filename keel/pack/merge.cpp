@@ -1,5 +1,6 @@
 #include "keel/pack/merge.h"
 
+#include "keel/core/assert.h"
 #include "keel/core/file.h"
 
 namespace keel::pack {
@@ -8,6 +9,8 @@ namespace {
 // Feeds every input into `writer` (which copies the data), block by block, locator ids untouched.
 Status feed(std::span<const PackFile* const> inputs, PackWriter& writer) {
   for (const PackFile* input : inputs) {
+    KEEL_ASSERT(input != nullptr, "merge: a null PackFile among the inputs");
+    if (input == nullptr) return fail(ErrorCode::kInvalidArgument, "merge: a null input");
     for (usize b = 0; b < input->blocks().size(); ++b) {
       const PackBlock& block = input->blocks()[b];
       auto data = input->read_block(b);
@@ -27,8 +30,7 @@ Status feed(std::span<const PackFile* const> inputs, PackWriter& writer) {
 
 }  // namespace
 
-Result<std::vector<std::byte>> merge_to_bytes(std::span<const PackFile* const> inputs,
-                                              WriterOptions options) {
+Result<ByteBuffer> merge_to_bytes(std::span<const PackFile* const> inputs, WriterOptions options) {
   PackWriter writer(options);
   if (auto s = feed(inputs, writer); !s) return std::unexpected(s.error());
   return writer.to_bytes();

@@ -5,6 +5,7 @@
 // the same asset (same name hash) or the same (name hash, locator id) key are an error.
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
 #include "keel/pack/pack_file.h"
 #include "keel/pack/writer.h"
@@ -19,7 +20,7 @@ Status merge_packs(std::span<const std::filesystem::path> inputs, const std::fil
                    WriterOptions options = {});
 
 // Same, from files already opened, into bytes.
-Result<std::vector<std::byte>> merge_to_bytes(std::span<const PackFile* const> inputs,
-                                              WriterOptions options = {});
+Result<ByteBuffer> merge_to_bytes(std::span<const PackFile* const> inputs,
+                                  WriterOptions options = {});
 
 }  // namespace keel::pack

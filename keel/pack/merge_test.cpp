@@ -1,5 +1,6 @@
 // merge_packs: the repack step (check 45).
 #include "keel/pack/merge.h"
+#include "keel/pack/detail/index.h"
 
 #include "keel/pack/loader.h"
 #include "keel/pack/testing/samples.h"

@@ -5,7 +5,6 @@
 #include "keel/pack/async_loader.h"
 #include "keel/pack/compression.h"
 #include "keel/pack/format.h"
-#include "keel/pack/index.h"
 #include "keel/pack/loader.h"
 #include "keel/pack/merge.h"
 #include "keel/pack/pack_file.h"

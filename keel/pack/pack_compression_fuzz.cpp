@@ -13,16 +13,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const auto method = static_cast<Compression>(data[0] % 3);
   const usize in_buffer = 1 + (data[0] >> 2) % 32;
-  const std::span<const std::byte> input(reinterpret_cast<const std::byte*>(data + 1), size - 1);
+  const ByteSpan input = as_bytes(std::span<const u8>(data + 1, size - 1));
 
   usize pos = 0;
-  auto stream = StreamDecompressor::create(method, in_buffer, [&](std::span<std::byte> in) {
+  auto stream = StreamDecompressor::create(method, in_buffer, [&](MutableByteSpan in) {
     const usize n = std::min(in.size(), input.size() - pos);
     std::copy_n(input.begin() + static_cast<std::ptrdiff_t>(pos), n, in.begin());
     pos += n;
     return Result<usize>(n);
   });
-  std::vector<std::byte> streamed;
+  ByteBuffer streamed;
   bool stream_ok = false;
   if (stream) {
     std::byte piece[61];
@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (stream_ok) {
     // The whole-buffer decoder must agree on a stream that decoded cleanly.
-    std::vector<std::byte> whole(streamed.size());
+    ByteBuffer whole(streamed.size());
     if (!decompress(method, input, whole) || whole != streamed) __builtin_trap();
   }
   return 0;

@@ -7,12 +7,14 @@
 //   keel::Status ok = pack->verify();
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
+#include "keel/pack/compression.h"
 #include "keel/pack/format.h"
-#include "keel/pack/index.h"
 
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -20,6 +22,8 @@
 #include <vector>
 
 namespace keel::pack {
+
+class PackIndex;
 
 struct PackItem {
   Hash name_hash = 0;
@@ -49,15 +53,16 @@ struct PackChunk {
 class PackFile {
  public:
   static Result<PackFile> open(const std::filesystem::path& path, ReadOptions options = {});
-  static Result<PackFile> from_bytes(std::vector<u8> bytes, std::string label = "<memory>",
+  static Result<PackFile> from_bytes(ByteBuffer bytes, std::string label = "<memory>",
                                      ReadOptions options = {});
 
-  PackFile(PackFile&&) noexcept = default;
-  PackFile& operator=(PackFile&&) noexcept = default;
+  PackFile(PackFile&&) noexcept;
+  PackFile& operator=(PackFile&&) noexcept;
+  ~PackFile();
 
   const std::string& label() const { return label_; }
   u64 file_size() const { return bytes_.size(); }
-  bool has_dictionary() const { return index_.master().dictionary_length != 0; }
+  bool has_dictionary() const;
 
   const std::vector<PackItem>& items() const { return items_; }
   const std::vector<PackBlock>& blocks() const { return blocks_; }
@@ -67,21 +72,27 @@ class PackFile {
   const PackBlock* find_block(u16 type) const;
 
   // The block's loaded bytes (decompressed; checksum checked unless disabled).
-  Result<std::vector<std::byte>> read_block(usize block) const;
+  Result<ByteBuffer> read_block(usize block) const;
   // One chunk's bytes.
-  Result<std::vector<std::byte>> read_chunk(Hash name_hash, LocatorId locator) const;
+  Result<ByteBuffer> read_chunk(Hash name_hash, LocatorId locator) const;
+  // One chunk's bytes handed to `sink` in pieces of at most `piece` bytes, decompressed through
+  // a StreamDecompressor: memory stays at two small buffers however large the block is (what
+  // `keel-pack extract` uses). The block's checksum is checked first unless disabled.
+  Status extract_chunk(Hash name_hash, LocatorId locator, const ByteSink& sink,
+                       usize piece = usize{64} << 10) const;
   // Every check: checksums, each block decompresses to its length, dictionary consistent.
   Status verify() const;
 
-  const PackIndex& index() const { return index_; }
+  // The parsed indices (internal: keel/pack/detail/index.h; for the module's tests).
+  const PackIndex& index() const { return *index_; }
 
  private:
-  PackFile() = default;
+  PackFile();
   Status init(ReadOptions options);
 
   std::string label_;
-  std::vector<u8> bytes_;  // heap buffer: its address survives moves, so index_'s spans stay valid
-  PackIndex index_;
+  ByteBuffer bytes_;  // heap buffer: its address survives moves, so index_'s spans stay valid
+  std::unique_ptr<PackIndex> index_;
   ReadOptions options_;
   std::vector<PackItem> items_;
   std::vector<PackBlock> blocks_;

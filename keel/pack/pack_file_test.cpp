@@ -1,5 +1,6 @@
 // PackFile, the tools' reader: listing, extraction, verification, and hostile input.
 #include "keel/pack/pack_file.h"
+#include "keel/pack/detail/index.h"
 
 #include "keel/pack/loader.h"
 #include "keel/pack/testing/samples.h"
@@ -15,15 +16,13 @@ using testing::kMetaBlock;
 using testing::kVideoBlock;
 using testing::pattern;
 
-std::vector<u8> small_pack(Compression compression) {
+ByteBuffer small_pack(Compression compression) {
   PackWriter writer(WriterOptions{.compression = compression});
   testing::add_texture(writer, "face", 4, 4, 1);
   testing::add_texture(writer, "rock", 2, 3, 2);
   auto bytes = writer.to_bytes();
   EXPECT_TRUE(bytes);
-  std::vector<u8> out(bytes->size());
-  std::memcpy(out.data(), bytes->data(), out.size());
-  return out;
+  return std::move(*bytes);
 }
 
 TEST(PackFile, ListsItemsBlocksAndChunks) {
@@ -50,16 +49,16 @@ TEST(PackFile, ListsItemsBlocksAndChunks) {
 
 TEST(PackFile, EveryTruncationIsAnError) {
   for (Compression c : {Compression::kNone, Compression::kZstd}) {
-    const std::vector<u8> bytes = small_pack(c);
+    const ByteBuffer bytes = small_pack(c);
     for (usize n = 0; n < bytes.size(); ++n) {
-      auto pack = PackFile::from_bytes(std::vector<u8>(bytes.begin(), bytes.begin() + n));
+      auto pack = PackFile::from_bytes(ByteBuffer(bytes.begin(), bytes.begin() + n));
       ASSERT_FALSE(pack) << "truncated to " << n;
       EXPECT_TRUE(pack.error().code() == ErrorCode::kUnderflow ||
                   pack.error().code() == ErrorCode::kCorrupt)
           << pack.error().to_string();
     }
-    std::vector<u8> longer = bytes;
-    longer.push_back(0);
+    ByteBuffer longer = bytes;
+    longer.push_back(std::byte{0});
     auto pack = PackFile::from_bytes(longer);
     ASSERT_FALSE(pack);
     EXPECT_EQ(pack.error().code(), ErrorCode::kTrailingData);
@@ -72,16 +71,15 @@ TEST(PackFile, EveryBitFlipIsDetected) {
   Loader loader;
   loader.register_type(type_hash("Texture"), testing::setup_texture);
   for (Compression c : {Compression::kNone, Compression::kZlib}) {
-    const std::vector<u8> bytes = small_pack(c);
+    const ByteBuffer bytes = small_pack(c);
     for (usize i = 0; i < bytes.size(); ++i) {
       for (int bit = 0; bit < 8; ++bit) {
-        std::vector<u8> damaged = bytes;
-        damaged[i] ^= static_cast<u8>(1u << bit);
+        ByteBuffer damaged = bytes;
+        damaged[i] ^= std::byte{static_cast<u8>(1u << bit)};
         auto pack = PackFile::from_bytes(damaged);
         const bool caught = !pack || !pack->verify();
         ASSERT_TRUE(caught) << to_string(c) << " byte " << i << " bit " << bit;
-        auto loaded =
-            loader.load_bytes(std::as_bytes(std::span(damaged)), LoadOptions{.load_names = true});
+        auto loaded = loader.load_bytes(damaged, LoadOptions{.load_names = true});
         ASSERT_FALSE(loaded) << to_string(c) << " byte " << i << " bit " << bit;
       }
     }
@@ -89,8 +87,8 @@ TEST(PackFile, EveryBitFlipIsDetected) {
 }
 
 TEST(PackFile, ErrorsCarryTheByteOffset) {
-  std::vector<u8> bytes = small_pack(Compression::kNone);
-  bytes[0] = 'X';
+  ByteBuffer bytes = small_pack(Compression::kNone);
+  bytes[0] = std::byte{'X'};
   auto bad_magic = PackFile::from_bytes(bytes, "x.kpk");
   ASSERT_FALSE(bad_magic);
   EXPECT_EQ(bad_magic.error().code(), ErrorCode::kCorrupt);
@@ -98,18 +96,78 @@ TEST(PackFile, ErrorsCarryTheByteOffset) {
       << bad_magic.error().to_string();
 
   bytes = small_pack(Compression::kNone);
-  bytes[4] = 2;  // version 2
+  bytes[4] = std::byte{2};  // version 2
   auto newer = PackFile::from_bytes(bytes);
   ASSERT_FALSE(newer);
   EXPECT_EQ(newer.error().code(), ErrorCode::kUnsupported);
 
   // Unsorted master entries (checksums off, so the structural check is what fires).
   bytes = small_pack(Compression::kNone);
-  u8* entries = bytes.data() + kFileHeaderSize + kMasterIndexHeaderSize;
+  std::byte* entries = bytes.data() + kFileHeaderSize + kMasterIndexHeaderSize;
   std::swap_ranges(entries, entries + 12, entries + 12);
   auto unsorted = PackFile::from_bytes(bytes, "u.kpk", ReadOptions{.verify_checksums = false});
   ASSERT_FALSE(unsorted);
   EXPECT_EQ(unsorted.error().where().offset, kFileHeaderSize + 20 + 12);
+}
+
+TEST(PackFile, ExtractChunkStreamsInPieces) {
+  // A chunk in the middle of a large compressed block comes out piece by piece, equal to
+  // read_chunk's copy, with no piece larger than asked for.
+  for (Compression c : {Compression::kNone, Compression::kZstd, Compression::kZlib}) {
+    PackWriter writer(WriterOptions{.compression = c});
+    const LocatorId before = writer.add_chunk("a", kVideoBlock, pattern(300000, 1));
+    const LocatorId middle = writer.add_chunk("a", kVideoBlock, pattern(200001, 2));
+    writer.add_chunk("a", kVideoBlock, pattern(5000, 3));
+    writer.add_item("a", type_hash("Blob"), before);
+    auto pack = PackFile::from_bytes(writer.to_bytes().value());
+    ASSERT_TRUE(pack);
+    ByteBuffer streamed;
+    usize pieces = 0;
+    auto s = pack->extract_chunk(
+        name_hash("a"), middle,
+        [&](ByteSpan piece) {
+          EXPECT_LE(piece.size(), 4096u);
+          ++pieces;
+          streamed.insert(streamed.end(), piece.begin(), piece.end());
+          return ok();
+        },
+        4096);
+    ASSERT_TRUE(s) << s.error().to_string();
+    EXPECT_EQ(streamed, pack->read_chunk(name_hash("a"), middle).value()) << to_string(c);
+    EXPECT_GE(pieces, 200001u / 4096);
+  }
+}
+
+TEST(PackFile, ExtractChunkStopsOnASinkError) {
+  auto pack = PackFile::from_bytes(small_pack(Compression::kZstd));
+  ASSERT_TRUE(pack);
+  const PackItem& face = pack->items()[0];
+  auto s = pack->extract_chunk(face.name_hash, face.primary, [](ByteSpan) -> Status {
+    return fail(ErrorCode::kIo, "disk full");
+  });
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code(), ErrorCode::kIo);
+}
+
+TEST(PackFile, IncompressibleBlocksAreStoredRaw) {
+  // The writer's StreamCompressor gives up once the output is no smaller than the block.
+  PackWriter writer(WriterOptions{.compression = Compression::kZstd});
+  ByteBuffer noise(100000);
+  u64 x = 88172645463325252ull;
+  for (std::byte& b : noise) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    b = static_cast<std::byte>(x);
+  }
+  const LocatorId id = writer.add_chunk("noise", kMetaBlock, noise);
+  writer.add_chunk("zeros", kVideoBlock, ByteBuffer(100000));
+  writer.add_item("noise", type_hash("Blob"), id);
+  auto pack = PackFile::from_bytes(writer.to_bytes().value());
+  ASSERT_TRUE(pack);
+  EXPECT_EQ(pack->find_block(kMetaBlock)->compression, Compression::kNone);
+  EXPECT_EQ(pack->find_block(kVideoBlock)->compression, Compression::kZstd);
+  EXPECT_EQ(pack->read_chunk(name_hash("noise"), id).value(), noise);
 }
 
 }  // namespace

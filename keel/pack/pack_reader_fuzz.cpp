@@ -17,7 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                            .max_block_length = u64{1} << 20,
                            .max_total_length = u64{4} << 20};
 
-  auto file = PackFile::from_bytes(std::vector<u8>(data, data + size), "fuzz", limits);
+  auto file =
+      PackFile::from_bytes(to_buffer(as_bytes(std::span<const u8>(data, size))), "fuzz", limits);
   if (file) {
     for (const PackItem& item : file->items()) {
       if (!item.primary.is_null()) (void)file->read_chunk(item.name_hash, item.primary);
@@ -38,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                     [](SetupContext& ctx) -> Result<void*> { return ctx.primary().data(); });
     return l;
   }();
-  const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);
+  const ByteSpan bytes = as_bytes(std::span<const u8>(data, size));
   auto pack = loader.load_bytes(bytes, LoadOptions{.load_names = true, .read = limits});
   if (pack) {
     for (const LoadedPack::Asset& asset : pack->assets()) {

@@ -1,6 +1,6 @@
 #include "keel/pack/setup.h"
 
-#include "keel/pack/index.h"
+#include "keel/pack/detail/index.h"
 
 namespace keel::pack {
 
@@ -13,7 +13,7 @@ SetupContext::SetupContext(Hash name_hash, Hash type_hash, std::string_view name
       index_(&index),
       blocks_(blocks) {}
 
-Result<std::span<std::byte>> SetupContext::chunk(LocatorId locator) const {
+Result<MutableByteSpan> SetupContext::chunk(LocatorId locator) const {
   const auto entry = index_->find_chunk(name_hash_, locator);
   const BlockView* view = index_->find_block(locator.block_id());
   if (!entry || view == nullptr) {
@@ -21,8 +21,8 @@ Result<std::span<std::byte>> SetupContext::chunk(LocatorId locator) const {
                 locator.value);
   }
   const LoadedBlock& block = blocks_[static_cast<usize>(view - index_->blocks().data())];
-  if (block.data == nullptr) return std::span<std::byte>();  // empty block
-  return std::span<std::byte>(block.data + entry->block_offset, entry->data_length);
+  if (block.data == nullptr) return MutableByteSpan();  // empty block
+  return MutableByteSpan(block.data + entry->block_offset, entry->data_length);
 }
 
 Status SetupContext::resolve_primary() {

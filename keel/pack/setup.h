@@ -16,6 +16,7 @@
 //   });
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
 #include "keel/pack/format.h"
 
@@ -62,8 +63,8 @@ class SetupContext {
 
   // This asset's chunk with the given locator id (kNotFound if there is none). For blocks in
   // memory the CPU cannot address the span's data is the device address and must not be read.
-  Result<std::span<std::byte>> chunk(LocatorId locator) const;
-  std::span<std::byte> primary() const { return primary_bytes_; }
+  Result<MutableByteSpan> chunk(LocatorId locator) const;
+  MutableByteSpan primary() const { return primary_bytes_; }
 
   // The primary chunk as T when it is large enough and suitably aligned, else nullptr.
   template <typename T>
@@ -96,7 +97,7 @@ class SetupContext {
   Hash type_hash_;
   std::string_view name_;
   LocatorId primary_;
-  std::span<std::byte> primary_bytes_;
+  MutableByteSpan primary_bytes_;
   const PackIndex* index_;
   std::span<const LoadedBlock> blocks_;
 };

@@ -26,10 +26,10 @@ bool same_name(std::string_view a, std::string_view b) {
 struct StoredBlock {
   BlockIndexHeader header;
   std::vector<BlockIndexEntry> entries;
-  std::span<const std::byte> raw;
-  std::vector<std::byte> compressed;
+  ByteSpan raw;
+  ByteBuffer compressed;
   BlockStorage storage;
-  std::span<const std::byte> stored() const {
+  ByteSpan stored() const {
     return storage.compression == Compression::kNone ? raw : std::span(compressed);
   }
 };
@@ -71,7 +71,7 @@ void PackWriter::note_name(Hash hash, std::string_view name) {
   }
 }
 
-u32 PackWriter::append_aligned(Block& block, std::span<const std::byte> data, u32 alignment) {
+u32 PackWriter::append_aligned(Block& block, ByteSpan data, u32 alignment) {
   const u64 offset = (u64{block.data.size()} + alignment - 1) & ~(u64{alignment} - 1);
   if (offset + data.size() > kMaxU32) {
     set_error(Error(ErrorCode::kOverflow, "a block would exceed 4 GiB"));
@@ -83,10 +83,20 @@ u32 PackWriter::append_aligned(Block& block, std::span<const std::byte> data, u3
   return static_cast<u32>(offset);
 }
 
-LocatorId PackWriter::add_chunk(std::string_view asset_name, u16 block_type,
-                                std::span<const std::byte> data, u32 alignment) {
-  KEEL_ASSERT(std::has_single_bit(alignment) && alignment <= kMaxAlignment);
-  if (error_) return LocatorId{};
+bool PackWriter::check_alignment(u32 alignment) {
+  const bool good = std::has_single_bit(alignment) && alignment <= kMaxAlignment;
+  KEEL_ASSERT(good, "chunk alignment {} is not a power of two up to {}", alignment, kMaxAlignment);
+  if (!good) {
+    set_error(Error(
+        ErrorCode::kInvalidArgument,
+        fmt::format("alignment {} is not a power of two up to {}", alignment, kMaxAlignment)));
+  }
+  return good;
+}
+
+LocatorId PackWriter::add_chunk(std::string_view asset_name, u16 block_type, ByteSpan data,
+                                u32 alignment) {
+  if (!check_alignment(alignment) || error_) return LocatorId{};
   if (next_chunk_ > 0xFFFF) {
     set_error(Error(ErrorCode::kOverflow, "more than 65535 chunks in one file"));
     return LocatorId{};
@@ -112,15 +122,19 @@ void PackWriter::add_item_hashed(Hash hash, std::string_view name, u32 type_hash
   items_.push_back(Item{MasterIndexEntry{hash, type_hash, primary}, std::string(name)});
 }
 
-void PackWriter::append_block(u16 block_type, u32 alignment, std::span<const std::byte> data,
+void PackWriter::append_block(u16 block_type, u32 alignment, ByteSpan data,
                               std::span<const RawChunk> chunks) {
-  KEEL_ASSERT(std::has_single_bit(alignment) && alignment <= kMaxAlignment);
-  if (error_) return;
+  if (!check_alignment(alignment) || error_) return;
   Block& block = blocks_[block_type];
   const u32 base = append_aligned(block, data, alignment);
   if (error_) return;
   for (const RawChunk& c : chunks) {
-    KEEL_ASSERT(u64{c.block_offset} + c.length <= data.size());
+    if (u64{c.block_offset} + c.length > data.size()) {
+      set_error(Error(ErrorCode::kCorrupt, fmt::format("chunk at {} + {} lies outside its {}-byte "
+                                                       "block",
+                                                       c.block_offset, c.length, data.size())));
+      return;
+    }
     if (c.locator.block_id() != block_type) {
       set_error(Error(ErrorCode::kCorrupt, fmt::format("locator 0x{:08X} is not in block {}",
                                                        c.locator.value, block_type)));
@@ -183,6 +197,31 @@ Status PackWriter::validate() {
 
 namespace {
 
+// A block compressed through a StreamCompressor whose sink gives up as soon as the output is no
+// smaller than the raw block: incompressible data (already compressed textures or sounds) costs
+// one output buffer's worth of work, not a whole compression. None: store the block raw.
+Result<std::optional<ByteBuffer>> compress_block(const WriterOptions& options, ByteSpan raw) {
+  constexpr usize kBuffer = usize{64} << 10;
+  ByteBuffer packed;
+  bool no_gain = false;
+  auto sink = [&](ByteSpan piece) -> Status {
+    if (packed.size() + piece.size() >= raw.size()) {
+      no_gain = true;
+      return fail(ErrorCode::kRefused, "compression does not help");
+    }
+    packed.insert(packed.end(), piece.begin(), piece.end());
+    return ok();
+  };
+  auto compressor =
+      StreamCompressor::create(options.compression, options.level, kBuffer, sink, raw.size());
+  if (!compressor) return std::unexpected(compressor.error());
+  Status s = compressor->write(raw);
+  if (s) s = compressor->finish();
+  if (no_gain) return std::optional<ByteBuffer>();
+  if (!s) return std::unexpected(s.error());
+  return std::optional<ByteBuffer>(std::move(packed));
+}
+
 Result<Plan> make_plan(const WriterOptions& options, auto& blocks, auto& items, auto& names) {
   Plan plan;
   MasterIndexHeader master;
@@ -198,17 +237,17 @@ Result<Plan> make_plan(const WriterOptions& options, auto& blocks, auto& items, 
     StoredBlock stored;
     stored.header = BlockIndexHeader{type, block.alignment, static_cast<u32>(block.data.size()),
                                      static_cast<u32>(block.entries.size())};
-    stored.raw = std::span<const std::byte>(block.data);
+    stored.raw = ByteSpan(block.data);
     stored.storage.compression = Compression::kNone;
     if (options.compression != Compression::kNone && !block.data.empty()) {
-      auto packed = compress(options.compression, stored.raw, options.level);
+      auto packed = compress_block(options, stored.raw);
       if (!packed) return std::unexpected(packed.error());
-      if (packed->size() < block.data.size()) {  // else store raw: compression did not help
-        stored.compressed = std::move(*packed);
+      if (*packed) {  // else store raw: compression did not help
+        stored.compressed = std::move(**packed);
         stored.storage.compression = options.compression;
       }
     }
-    const std::span<const std::byte> bytes = stored.stored();
+    const ByteSpan bytes = stored.stored();
     stored.storage.stored_length = static_cast<u32>(bytes.size());
     stored.storage.checksum = hash64(bytes.data(), bytes.size());
     stored_total += bytes.size();
@@ -259,11 +298,11 @@ Result<Plan> make_plan(const WriterOptions& options, auto& blocks, auto& items, 
 
 }  // namespace
 
-Result<std::vector<std::byte>> PackWriter::to_bytes() {
+Result<ByteBuffer> PackWriter::to_bytes() {
   if (auto s = validate(); !s) return std::unexpected(s.error());
   auto plan = make_plan(options_, blocks_, items_, names_);
   if (!plan) return std::unexpected(plan.error());
-  std::vector<std::byte> out;
+  ByteBuffer out;
   out.reserve(static_cast<usize>(plan->size()));
   auto append = [&out](const void* data, usize size) {
     const auto* p = static_cast<const std::byte*>(data);

@@ -12,9 +12,11 @@
 // (with zeros) to its alignment; block alignment = the largest chunk alignment in it. Chunk
 // numbers count from 1 over the whole file. Data errors (more than 65535 chunks, a block over
 // 4 GiB, two names with the same hash, an item whose primary chunk is not its own) are reported
-// by write()/to_bytes(); programmer errors (alignment not a power of two) assert.
+// by write()/to_bytes(); programmer errors (alignment not a power of two, or over
+// kMaxAlignment) assert in debug builds and are kInvalidArgument from write()/to_bytes().
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
 #include "keel/pack/format.h"
 
@@ -39,12 +41,12 @@ class PackWriter {
  public:
   explicit PackWriter(WriterOptions options = {});
 
-  LocatorId add_chunk(std::string_view asset_name, u16 block_type, std::span<const std::byte> data,
+  LocatorId add_chunk(std::string_view asset_name, u16 block_type, ByteSpan data,
                       u32 alignment = 4);
   void add_item(std::string_view asset_name, u32 type_hash, LocatorId primary);
 
   Status write(const std::filesystem::path& out);  // atomic: temporary file + rename
-  Result<std::vector<std::byte>> to_bytes();
+  Result<ByteBuffer> to_bytes();
 
   usize chunk_count() const { return chunk_count_; }
   usize item_count() const { return items_.size(); }
@@ -58,15 +60,14 @@ class PackWriter {
   };
   // Appends `data` to the block of `block_type` at an offset aligned to `alignment`; every
   // chunk's offset moves by that base. Fails on key collisions or overflow (sticky).
-  void append_block(u16 block_type, u32 alignment, std::span<const std::byte> data,
-                    std::span<const RawChunk> chunks);
+  void append_block(u16 block_type, u32 alignment, ByteSpan data, std::span<const RawChunk> chunks);
   // An item by hash; `name` may be empty (unknown).
   void add_item_hashed(Hash name_hash, std::string_view name, u32 type_hash, LocatorId primary);
 
  private:
   struct Block {
     u32 alignment = 1;
-    std::vector<std::byte> data;
+    ByteBuffer data;
     std::vector<BlockIndexEntry> entries;
   };
   struct Item {
@@ -77,7 +78,8 @@ class PackWriter {
   void note_name(Hash hash, std::string_view name);
   void set_error(Error error);
   Status validate();
-  u32 append_aligned(Block& block, std::span<const std::byte> data, u32 alignment);
+  bool check_alignment(u32 alignment);  // false (and a sticky error) if unusable
+  u32 append_aligned(Block& block, ByteSpan data, u32 alignment);
 
   WriterOptions options_;
   std::map<u16, Block> blocks_;  // ordered by block type = file order

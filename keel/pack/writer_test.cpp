@@ -1,5 +1,6 @@
 // PackWriter: sorting (check 43), collision safety (44), alignment (46), add_chunk semantics (59).
 #include "keel/pack/writer.h"
+#include "keel/pack/detail/index.h"
 
 #include "keel/pack/merge.h"
 #include "keel/pack/pack_file.h"
@@ -23,9 +24,7 @@ using testing::pattern;
 PackFile open_bytes(PackWriter& writer) {
   auto bytes = writer.to_bytes();
   EXPECT_TRUE(bytes) << bytes.error().to_string();
-  std::vector<u8> raw(bytes->size());
-  std::memcpy(raw.data(), bytes->data(), raw.size());
-  auto pack = PackFile::from_bytes(std::move(raw));
+  auto pack = PackFile::from_bytes(std::move(*bytes));
   EXPECT_TRUE(pack) << pack.error().to_string();
   return std::move(*pack);
 }
@@ -94,9 +93,7 @@ TEST(PackFormat, Check44_CollisionSafety) {
   const PackFile* inputs[] = {&pa, &pb};
   auto merged = merge_to_bytes(inputs, WriterOptions{.compression = Compression::kNone});
   ASSERT_TRUE(merged) << merged.error().to_string();
-  std::vector<u8> raw(merged->size());
-  std::memcpy(raw.data(), merged->data(), raw.size());
-  auto pack = PackFile::from_bytes(std::move(raw));
+  auto pack = PackFile::from_bytes(std::move(*merged));
   ASSERT_TRUE(pack) << pack.error().to_string();
   ASSERT_EQ(pack->blocks().size(), 1u);
   EXPECT_EQ(pack->blocks()[0].chunk_count, 2u);
@@ -139,7 +136,7 @@ TEST(PackFormat, Check46_Alignment) {
 
 TEST(PackWriter, AddChunkCopiesTheDataAndNumbersChunksPerFile) {
   PackWriter writer(WriterOptions{.compression = Compression::kNone});
-  std::vector<std::byte> buffer = bytes_of("original");
+  ByteBuffer buffer = bytes_of("original");
   const LocatorId first = writer.add_chunk("a", 7, buffer);
   std::fill(buffer.begin(), buffer.end(), std::byte{0});  // the caller may reuse its buffer
   buffer.clear();
@@ -216,7 +213,7 @@ TEST(PackWriter, DataErrorsAreReportedByWrite) {
 
 TEST(PackWriter, IncompressibleBlocksAreStoredRaw) {
   PackWriter writer(WriterOptions{.compression = Compression::kZstd});
-  std::vector<std::byte> noise(4096);
+  ByteBuffer noise(4096);
   u64 x = 88172645463325252ull;
   for (auto& b : noise) {
     x ^= x << 13;
@@ -225,7 +222,7 @@ TEST(PackWriter, IncompressibleBlocksAreStoredRaw) {
     b = static_cast<std::byte>(x);
   }
   const LocatorId id = writer.add_chunk("noise", kMetaBlock, noise);
-  writer.add_chunk("noise", kVideoBlock, std::vector<std::byte>(4096, std::byte{0}));
+  writer.add_chunk("noise", kVideoBlock, ByteBuffer(4096, std::byte{0}));
   writer.add_item("noise", type_hash("Blob"), id);
   PackFile pack = open_bytes(writer);
   EXPECT_EQ(pack.find_block(kMetaBlock)->compression, Compression::kNone);

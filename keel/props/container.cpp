@@ -40,7 +40,7 @@ PropertyContainer::PropertyContainer(PropertyContainer&& other) noexcept
       next_listener_id_(other.next_listener_id_) {
   KEEL_ASSERT(other.notify_depth_ == 0, "property container moved from inside its own listener");
   other.slots_.clear();
-  other.index_.clear();
+  other.index_.reset();
 }
 
 PropertyContainer& PropertyContainer::operator=(PropertyContainer&& other) noexcept {
@@ -52,7 +52,7 @@ PropertyContainer& PropertyContainer::operator=(PropertyContainer&& other) noexc
     index_ = std::move(other.index_);
     next_listener_id_ = std::max(next_listener_id_, other.next_listener_id_);
     other.slots_.clear();
-    other.index_.clear();
+    other.index_.reset();
   }
   return *this;
 }
@@ -69,7 +69,7 @@ PropertyContainer PropertyContainer::copy_values() const {
 }
 
 bool PropertyContainer::has(Key key) const {
-  const detail::SlotBase* slot = index_.find(key.id().value);
+  const detail::SlotBase* slot = index_.get(key.id().value);
   return slot != nullptr && slot->named(key);
 }
 
@@ -81,7 +81,7 @@ Result<TypeId> PropertyContainer::type_of(Key key) const {
 }
 
 bool PropertyContainer::remove(Key key) {
-  detail::SlotBase* slot = index_.find(key.id().value);
+  detail::SlotBase* slot = index_.get(key.id().value);
   if (slot == nullptr || !slot->named(key)) return false;
   index_.erase(key.id().value);
   auto it = std::find_if(slots_.begin(), slots_.end(),
@@ -127,7 +127,7 @@ Status PropertyContainer::unlisten(Key key, ListenerId id) {
 }
 
 usize PropertyContainer::listener_count(Key key) const {
-  const detail::SlotBase* slot = index_.find(key.id().value);
+  const detail::SlotBase* slot = index_.get(key.id().value);
   if (slot == nullptr || !slot->named(key)) return 0;
   return slot->listeners.size();
 }

@@ -28,13 +28,12 @@
 
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
+#include "keel/core/prehashed_map.h"
 #include "keel/core/types.h"
 #include "keel/props/key.h"
 #include "keel/props/slot.h"
-#include "keel/props/slot_index.h"
 #include "keel/props/type_id.h"
 #include "keel/props/type_registry.h"
-#include "keel/props/value_archive.h"
 
 #include <concepts>
 #include <cstddef>
@@ -195,7 +194,7 @@ class PropertyContainer {
   template <typename T>
   Result<T> get(Key key) const {
     static_assert(std::same_as<T, Stored<T>>, "get<std::string>, not a pointer or view type");
-    const detail::SlotBase* slot = index_.find(key.id().value);
+    const detail::SlotBase* slot = index_.get(key.id().value);
     if (slot != nullptr && slot->type() == type_id<T>() && slot->named(key)) [[likely]] {
       return static_cast<const detail::TypedSlot<T>*>(slot)->value;
     }
@@ -207,7 +206,7 @@ class PropertyContainer {
   template <typename T>
   const T* find(Key key) const noexcept {
     static_assert(std::same_as<T, Stored<T>>, "find<std::string>, not a pointer or view type");
-    const detail::SlotBase* slot = index_.find(key.id().value);
+    const detail::SlotBase* slot = index_.get(key.id().value);
     if (slot != nullptr && slot->type() == type_id<T>() && slot->named(key)) [[likely]] {
       return &static_cast<const detail::TypedSlot<T>*>(slot)->value;
     }
@@ -305,13 +304,17 @@ class PropertyContainer {
   // or colliding names → kCorrupt, a type differing from an existing property → kTypeMismatch),
   // then each property is created or written as by set(), listeners included. Properties absent
   // from the data are kept.
+  // The archive is one of keel::serial's: Sizer, BufferSaver, GrowingSaver, FileSaver,
+  // BufferLoader, FileLoader.
   template <typename Archive>
   void serialize(Archive& ar) {
-    detail::ArchiveAdapter<Archive> adapter(ar);
+    static_assert(detail::SerialArchive<Archive>,
+                  "a PropertyContainer serializes through keel::serial's archives (Sizer, "
+                  "BufferSaver, GrowingSaver, FileSaver, BufferLoader, FileLoader)");
     if constexpr (Archive::kLoading) {
-      load_values(adapter);
+      load_values(ar);
     } else {
-      save_values(adapter);
+      save_values(ar);
     }
   }
   static constexpr u8 kFormatVersion = 1;
@@ -321,7 +324,7 @@ class PropertyContainer {
 
  private:
   Result<detail::SlotBase*> lookup(Key key) const {
-    detail::SlotBase* slot = index_.find(key.id().value);
+    detail::SlotBase* slot = index_.get(key.id().value);
     if (slot != nullptr && !slot->named(key)) [[unlikely]] {
       return Unexpected(collision_error(*slot, key.name()));
     }
@@ -359,15 +362,16 @@ class PropertyContainer {
   static Error access_error(Key key, const detail::SlotBase* slot, TypeId wanted,
                             std::string_view op);
 
-  void load_values(ValueLoader& ar);
-  void save_values(ValueSaver& ar);
-  void save_values(ValueSizer& ar);
-  template <typename SaveArchive>
-  void save_impl(SaveArchive& ar);
+  // Defined in container_serial.cpp for each keel::serial archive.
+  template <typename Loader>
+  void load_values(Loader& ar);
+  template <typename Saver>
+  void save_values(Saver& ar);
 
   const TypeRegistry* registry_;
   SlotList slots_;  // owners, in creation order
-  detail::SlotIndex index_;
+  // id -> slot: core's table for pre-hashed keys (a hit in the home slot is one compare).
+  PrehashedMap<u32, detail::SlotBase*> index_;
   SlotList graveyard_;  // removed during a notification; freed when the outermost one ends
   u32 notify_depth_ = 0;
   ListenerId next_listener_id_ = 0;

@@ -8,8 +8,8 @@
 
 namespace keel::props {
 
-template <typename SaveArchive>
-void PropertyContainer::save_impl(SaveArchive& ar) {
+template <typename Saver>
+void PropertyContainer::save_values(Saver& ar) {
   // Check every type first, so a sizer fails exactly when the saver would.
   for (const auto& slot : slots_) {
     if (registry_->find_type(slot->type()) == nullptr) {
@@ -35,18 +35,12 @@ void PropertyContainer::save_impl(SaveArchive& ar) {
     u32 tag = codec->tag;
     ar.io(name);
     ar.io(tag);
-    if constexpr (SaveArchive::kSizing) {
-      codec->size(ar, slot->value_ptr());
-    } else {
-      codec->save(ar, slot->value_ptr());
-    }
+    detail::io_value(codec->io, ar, slot->value_ptr());
   }
 }
 
-void PropertyContainer::save_values(ValueSaver& ar) { save_impl(ar); }
-void PropertyContainer::save_values(ValueSizer& ar) { save_impl(ar); }
-
-void PropertyContainer::load_values(ValueLoader& ar) {
+template <typename Loader>
+void PropertyContainer::load_values(Loader& ar) {
   u8 version = 0;
   ar.io(version);
   if (!ar.ok()) return;
@@ -63,7 +57,7 @@ void PropertyContainer::load_values(ValueLoader& ar) {
   // Stage everything; touch the container only when the whole input is good. The staged list
   // grows one property at a time (each costs input bytes), never by the announced count.
   SlotList staged;
-  detail::SlotIndex staged_index;
+  PrehashedMap<u32, detail::SlotBase*> staged_index;
   std::string name;
   for (u32 i = 0; i < count; ++i) {
     u32 tag = 0;
@@ -77,10 +71,10 @@ void PropertyContainer::load_values(ValueLoader& ar) {
       return;
     }
     std::unique_ptr<detail::SlotBase> slot = codec->make();
-    codec->load(ar, slot->value_ptr());
+    detail::io_value(codec->io, ar, slot->value_ptr());
     if (!ar.ok()) return;
     const Key key = Key::runtime(name);
-    if (const detail::SlotBase* twin = staged_index.find(key.id().value)) {
+    if (const detail::SlotBase* twin = staged_index.get(key.id().value)) {
       ar.fail(ErrorCode::kCorrupt,
               twin->name() == name
                   ? fmt::format("property '{}' appears twice", name)
@@ -123,5 +117,12 @@ void PropertyContainer::load_values(ValueLoader& ar) {
     }
   }
 }
+
+template void PropertyContainer::save_values(serial::Sizer&);
+template void PropertyContainer::save_values(serial::BufferSaver&);
+template void PropertyContainer::save_values(serial::GrowingSaver&);
+template void PropertyContainer::save_values(serial::FileSaver&);
+template void PropertyContainer::load_values(serial::BufferLoader&);
+template void PropertyContainer::load_values(serial::FileLoader&);
 
 }  // namespace keel::props

@@ -1,14 +1,11 @@
 #include "keel/props/key.h"
 
 #include "keel/props/slot.h"
-#include "keel/props/slot_index.h"
 #include "keel/props/type_id.h"
 
 #include <gtest/gtest.h>
 
-#include <map>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -48,41 +45,6 @@ TEST(PropsTypeId, DistinctPerTypeAndReadable) {
   EXPECT_NE(type_id<Local>().name().find("Local"), std::string_view::npos);
   EXPECT_EQ(TypeId().name(), "none");
   EXPECT_FALSE(TypeId().valid());
-}
-
-// The open-addressing index against std::map under random inserts and erases (backward-shift
-// deletion must keep every remaining id reachable).
-TEST(PropsSlotIndex, MatchesReferenceMapUnderChurn) {
-  std::vector<std::unique_ptr<detail::TypedSlot<int>>> storage;
-  for (int i = 0; i < 64; ++i) storage.push_back(std::make_unique<detail::TypedSlot<int>>(i));
-  detail::SlotIndex index;
-  std::map<u32, detail::SlotBase*> reference;
-  std::mt19937 rng(7);
-  for (int step = 0; step < 20000; ++step) {
-    // Few distinct ids with clustered hashes: many probe-run collisions.
-    const u32 id = (rng() % 48) * 0x10000u;
-    auto it = reference.find(id);
-    if (it == reference.end()) {
-      detail::SlotBase* slot = storage[rng() % storage.size()].get();
-      index.insert(id, slot);
-      reference[id] = slot;
-    } else if (rng() % 2 == 0) {
-      EXPECT_TRUE(index.erase(id));
-      reference.erase(it);
-    }
-    if (step % 97 == 0) {
-      for (u32 probe = 0; probe < 48; ++probe) {
-        const u32 key = probe * 0x10000u;
-        auto ref = reference.find(key);
-        EXPECT_EQ(index.find(key), ref == reference.end() ? nullptr : ref->second) << key;
-      }
-    }
-  }
-  EXPECT_EQ(index.size(), reference.size());
-  EXPECT_FALSE(index.erase(0xFFFFFFFFu));
-  index.clear();
-  EXPECT_EQ(index.size(), 0u);
-  EXPECT_EQ(index.find(0), nullptr);
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
-// Fuzz target: load a PropertyContainer from arbitrary bytes through the mock archive (see
-// testing/mock_archive.h). Loading must never crash or over-allocate; a failed load must leave
-// the container untouched; a successful one must save back to bytes that load to the same thing.
+// Fuzz target: load a PropertyContainer from arbitrary bytes through keel::serial's BufferLoader.
+// Loading must never crash or over-allocate; a failed load must leave the container untouched; a
+// successful one must save back to bytes that load to the same thing.
 #include "keel/core/assert.h"
 #include "keel/props/container.h"
-#include "keel/props/testing/mock_archive.h"
 #include "keel/props/type_registry.h"
+#include "keel/serial/buffer_loader.h"
+#include "keel/serial/growing_saver.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -17,8 +18,6 @@
 namespace {
 
 using namespace keel;
-using props::testing::MockLoader;
-using props::testing::MockSaver;
 
 struct Vec2 {
   f32 x = 0;
@@ -59,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   int calls = 0;
   check(container.listen<s32>("hp", [&](const s32&, const s32&) { ++calls; }).has_value());
 
-  MockLoader loader(std::span<const u8>(data, size));
+  serial::BufferLoader loader(as_bytes(std::span<const u8>(data, size)));
   container.serialize(loader);
   if (!loader.ok()) {
     // All or nothing: a load that failed inside the container changed nothing.
@@ -67,16 +66,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   if (!loader.finish()) return 0;  // trailing bytes: the archive's business, found afterwards
-  MockSaver saver;
+  serial::GrowingSaver saver;
   container.serialize(saver);
   check(saver.ok());
   props::PropertyContainer again(registry());
-  MockLoader reloader(saver.bytes());
+  serial::BufferLoader reloader(saver.bytes());
   again.serialize(reloader);
   check(reloader.finish().has_value());
   check(again.size() == container.size());
-  MockSaver resaver;
+  serial::GrowingSaver resaver;
   again.serialize(resaver);
-  check(resaver.bytes() == saver.bytes());
+  check(resaver.to_vector() == saver.to_vector());
   return 0;
 }

@@ -1,6 +1,7 @@
 #include "keel/props/container.h"
-#include "keel/props/testing/mock_archive.h"
 #include "keel/props/type_registry.h"
+#include "keel/serial/serial.h"
+#include "keel/serial/testing/wire.h"
 
 #include <gtest/gtest.h>
 
@@ -12,19 +13,17 @@ namespace keel::props {
 namespace {
 
 using namespace keel::literals;
-using testing::MockLoader;
-using testing::MockSaver;
-using testing::MockSizer;
+using serial::testing::wire;
 
-std::vector<u8> save(PropertyContainer& props) {
-  MockSaver saver;
+ByteBuffer save(PropertyContainer& props) {
+  serial::GrowingSaver saver;
   props.serialize(saver);
   EXPECT_TRUE(saver.ok()) << saver.status().error().message();
-  return saver.bytes();
+  return saver.to_vector();
 }
 
-Status load(PropertyContainer& props, const std::vector<u8>& bytes) {
-  MockLoader loader(bytes);
+Status load(PropertyContainer& props, ByteSpan bytes) {
+  serial::BufferLoader loader(bytes);
   props.serialize(loader);
   return loader.finish();
 }
@@ -42,8 +41,8 @@ TEST(PropsSerialize, BuiltInTypesRoundTrip) {
   ASSERT_TRUE(props.set<StringId>("stance", "crouch"_id));
   ASSERT_TRUE(props.set<u8>("small", u8{200}));
 
-  const std::vector<u8> bytes = save(props);
-  MockSizer sizer;
+  const ByteBuffer bytes = save(props);
+  serial::Sizer sizer;
   props.serialize(sizer);
   ASSERT_TRUE(sizer.ok());
   EXPECT_EQ(sizer.size(), bytes.size());
@@ -66,13 +65,13 @@ TEST(PropsSerialize, BuiltInTypesRoundTrip) {
 }
 
 // The wire layout: u8 version, u32 count, then name, tag, value per property (big-endian here
-// because the mock archive is; the real layout of primitives is keel::serial's).
+// as everything keel::serial writes).
 TEST(PropsSerialize, WireLayout) {
   PropertyContainer props;
   ASSERT_TRUE(props.set<s32>("hp", 0x01020304));
-  const std::vector<u8> bytes = save(props);
+  const ByteBuffer bytes = save(props);
   const Hash tag = string_hash("s32");
-  const std::vector<u8> expected = {
+  const ByteBuffer expected = wire({
       1,  // format version
       0,
       0,
@@ -92,7 +91,7 @@ TEST(PropsSerialize, WireLayout) {
       0x02,
       0x03,
       0x04,  // value
-  };
+  });
   EXPECT_EQ(bytes, expected);
 }
 
@@ -138,8 +137,8 @@ TEST(PropsSerialize, RegisteredUserTypesRoundTrip) {
   ASSERT_TRUE(props.set("loadout", loadout));
   ASSERT_TRUE(props.set<s32>("hp", 5));
 
-  const std::vector<u8> bytes = save(props);
-  MockSizer sizer;
+  const ByteBuffer bytes = save(props);
+  serial::Sizer sizer;
   props.serialize(sizer);
   EXPECT_EQ(sizer.size(), bytes.size());
 
@@ -159,11 +158,11 @@ TEST(PropsSerialize, RegisteredUserTypesRoundTrip) {
   // The user's own check runs on load.
   PropertyContainer only_loadout(types);
   ASSERT_TRUE(only_loadout.set("loadout", Loadout{"x", {}, std::nullopt, {}, Team::kRed, {}}));
-  std::vector<u8> small = save(only_loadout);
+  ByteBuffer small = save(only_loadout);
   // name "x" (4+1), no waypoints (4), no ammo (1), slots (6): team byte follows.
   const usize team_at = 1 + 4 + (4 + 7) + 4 + (4 + 1) + 4 + 1 + 6;
-  ASSERT_EQ(small[team_at], 1);
-  small[team_at] = 9;
+  ASSERT_EQ(small[team_at], std::byte{1});
+  small[team_at] = std::byte{9};
   PropertyContainer target(types);
   status = load(target, small);
   ASSERT_FALSE(status);
@@ -186,13 +185,13 @@ TEST(PropsSerialize, SavingAnUnregisteredTypeFails) {
   PropertyContainer props;
   ASSERT_TRUE(props.set<s32>("hp", 1));
   ASSERT_TRUE(props.set("pos", Vec2{1, 2}));
-  MockSaver saver;
+  serial::GrowingSaver saver;
   props.serialize(saver);
   ASSERT_FALSE(saver.ok());
   EXPECT_EQ(saver.status().error().code(), ErrorCode::kUnsupported);
   EXPECT_NE(saver.status().error().message().find("'pos'"), std::string::npos);
   EXPECT_TRUE(saver.bytes().empty());  // checked before anything is written
-  MockSizer sizer;
+  serial::Sizer sizer;
   props.serialize(sizer);
   EXPECT_FALSE(sizer.ok());
 }
@@ -201,7 +200,7 @@ TEST(PropsSerialize, LoadWritesThroughSetAndKeepsOtherProperties) {
   PropertyContainer source;
   ASSERT_TRUE(source.set<s32>("hp", 50));
   ASSERT_TRUE(source.set<std::string>("name", "loaded"));
-  const std::vector<u8> bytes = save(source);
+  const ByteBuffer bytes = save(source);
 
   PropertyContainer target;
   ASSERT_TRUE(target.req<s32>("hp", 100));
@@ -221,7 +220,7 @@ TEST(PropsSerialize, LoadIsAllOrNothing) {
   PropertyContainer source;
   ASSERT_TRUE(source.set<s32>("hp", 50));
   ASSERT_TRUE(source.set<std::string>("name", "loaded"));
-  const std::vector<u8> bytes = save(source);
+  const ByteBuffer bytes = save(source);
 
   // Truncated anywhere: an underflow, and the target is unchanged.
   for (usize cut = 0; cut < bytes.size(); ++cut) {
@@ -229,7 +228,7 @@ TEST(PropsSerialize, LoadIsAllOrNothing) {
     ASSERT_TRUE(target.set<s32>("hp", 1));
     int calls = 0;
     ASSERT_TRUE(target.listen<s32>("hp", [&](const s32&, const s32&) { ++calls; }));
-    MockLoader loader(std::span<const u8>(bytes.data(), cut));
+    serial::BufferLoader loader(ByteSpan(bytes).first(cut));
     target.serialize(loader);
     ASSERT_FALSE(loader.ok()) << cut;
     EXPECT_EQ(loader.status().error().code(), ErrorCode::kUnderflow) << cut;
@@ -248,33 +247,34 @@ TEST(PropsSerialize, LoadIsAllOrNothing) {
   EXPECT_EQ(clash.get<s32>("hp").value(), 1);
 
   // Extra bytes after the container: the loader's finish() reports them.
-  std::vector<u8> longer = bytes;
-  longer.push_back(0);
+  ByteBuffer longer = bytes;
+  longer.push_back(std::byte{0});
   PropertyContainer target;
   EXPECT_EQ(load(target, longer).error().code(), ErrorCode::kTrailingData);
 }
 
 TEST(PropsSerialize, CorruptHeadersAndDuplicates) {
   PropertyContainer empty;
-  std::vector<u8> bytes = save(empty);
-  ASSERT_EQ(bytes, (std::vector<u8>{1, 0, 0, 0, 0}));
+  ByteBuffer bytes = save(empty);
+  ASSERT_EQ(bytes, wire({1, 0, 0, 0, 0}));
   PropertyContainer target;
   ASSERT_TRUE(load(target, bytes));
 
-  bytes[0] = 2;  // a newer format
+  bytes[0] = std::byte{2};  // a newer format
   EXPECT_EQ(load(target, bytes).error().code(), ErrorCode::kUnsupported);
-  bytes[0] = 0;
+  bytes[0] = std::byte{0};
   EXPECT_EQ(load(target, bytes).error().code(), ErrorCode::kCorrupt);
 
   // A huge announced count with no data behind it: underflow, no huge allocation.
-  EXPECT_EQ(load(target, {1, 0xFF, 0xFF, 0xFF, 0xFF}).error().code(), ErrorCode::kUnderflow);
+  EXPECT_EQ(load(target, wire({1, 0xFF, 0xFF, 0xFF, 0xFF})).error().code(), ErrorCode::kUnderflow);
 
   // The same name twice.
   PropertyContainer one;
   ASSERT_TRUE(one.set<u8>("a", u8{1}));
-  std::vector<u8> single = save(one);
-  std::vector<u8> twice(single.begin(), single.begin() + 1);
-  twice.insert(twice.end(), {0, 0, 0, 2});
+  ByteBuffer single = save(one);
+  ByteBuffer twice(single.begin(), single.begin() + 1);
+  const ByteBuffer count = wire({0, 0, 0, 2});
+  twice.insert(twice.end(), count.begin(), count.end());
   twice.insert(twice.end(), single.begin() + 5, single.end());
   twice.insert(twice.end(), single.begin() + 5, single.end());
   auto status = load(target, twice);
@@ -289,9 +289,9 @@ TEST(PropsSerialize, CollidingNamesInDataAreCorrupt) {
   ASSERT_TRUE(a.set<u8>("aaaab", u8{1}));
   PropertyContainer b;
   ASSERT_TRUE(b.set<u8>("qaaaa", u8{2}));
-  const std::vector<u8> first = save(a);
-  const std::vector<u8> second = save(b);
-  std::vector<u8> both = {1, 0, 0, 0, 2};
+  const ByteBuffer first = save(a);
+  const ByteBuffer second = save(b);
+  ByteBuffer both = wire({1, 0, 0, 0, 2});
   both.insert(both.end(), first.begin() + 5, first.end());
   both.insert(both.end(), second.begin() + 5, second.end());
   PropertyContainer target;

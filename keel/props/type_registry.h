@@ -7,7 +7,7 @@
 // ("string") and StringId ("string_id"). A game adds its own:
 //
 //   keel::props::TypeRegistry types;
-//   types.add<Vec2>("vec2");              // Vec2 has serialize(Archive&) or an ADL serialize
+//   types.add<Vec2>("vec2");              // anything keel::serial can serialize
 //   keel::props::PropertyContainer props(types);
 //
 // `TypeRegistry::builtin()` is a shared, immutable registry of the built-ins only, the default of
@@ -18,9 +18,9 @@
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
+#include "keel/props/archives.h"
 #include "keel/props/slot.h"
 #include "keel/props/type_id.h"
-#include "keel/props/value_archive.h"
 
 #include <concepts>
 #include <memory>
@@ -37,20 +37,15 @@ struct TypeCodec {
   TypeId type;                                            // the C++ type
   std::string name;                                       // the registered name, for messages
   std::unique_ptr<detail::SlotBase> (*make)() = nullptr;  // a default-valued slot to load into
-  void (*load)(ValueLoader& ar, void* value) = nullptr;
-  void (*save)(ValueSaver& ar, void* value) = nullptr;
-  void (*size)(ValueSizer& ar, void* value) = nullptr;
+  detail::ValueIoTable io{};  // the value's io, one entry per keel::serial archive
 };
 
-// A type a registered codec can carry: default-constructible (to load into), copyable (to live in
-// a container) and readable/writable through the erased archives.
+// A type a registered codec can carry: default-constructible (to load into) and copyable (to live
+// in a container). It must also be serializable by keel::serial (a member or free
+// `serialize(Archive&)`, an Adapter, or a built-in type); keel::serial's own static_assert says so
+// when it is not.
 template <typename T>
-concept SerializableValue = std::default_initializable<T> && std::copy_constructible<T> &&
-    requires(T& value, ValueLoader& loader, ValueSaver& saver, ValueSizer& sizer) {
-  loader.io(value);
-  saver.io(value);
-  sizer.io(value);
-};
+concept SerializableValue = std::default_initializable<T> && std::copy_constructible<T>;
 
 class TypeRegistry {
  public:
@@ -73,9 +68,7 @@ class TypeRegistry {
     codec.make = []() -> std::unique_ptr<detail::SlotBase> {
       return std::make_unique<detail::TypedSlot<T>>();
     };
-    codec.load = [](ValueLoader& ar, void* value) { ar.io(*static_cast<T*>(value)); };
-    codec.save = [](ValueSaver& ar, void* value) { ar.io(*static_cast<T*>(value)); };
-    codec.size = [](ValueSizer& ar, void* value) { ar.io(*static_cast<T*>(value)); };
+    codec.io = detail::value_io_table<T>();
     return add_codec(std::move(codec));
   }
 

@@ -12,9 +12,10 @@
 //   };
 //
 // Supported out of the box: bool (one byte, 0 or 1), u8...u64, s8...s64, char, f32, f64 (IEEE
-// bits), enums (their underlying type), std::string (u32 length + bytes), std::vector<T> (u32
-// count + elements), std::array<T, N> and T[N] (N elements, no count), std::optional<T> (a 0/1
-// byte, then the value), std::pair, std::tuple, and nested objects. A user type opts in with
+// bits), enums (their underlying type), StringId (its u32 hash), std::string (u32 length + bytes),
+// std::vector<T> (u32 count + elements), std::array<T, N> and T[N] (N elements, no count),
+// std::optional<T> (a 0/1 byte, then the value), std::pair, std::tuple, and nested objects. A user
+// type opts in with
 //   - a member   template <class Archive> void serialize(Archive& ar);
 //   - a free     template <class Archive> void serialize(Archive& ar, T& value);  (found by ADL)
 //   - or, for a type in a namespace you do not own, a specialisation of keel::serial::Adapter<T>
@@ -31,7 +32,9 @@
 #pragma once
 
 #include "keel/core/assert.h"
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
+#include "keel/core/hash.h"
 #include "keel/core/types.h"
 #include "keel/serial/wire.h"
 
@@ -177,11 +180,11 @@ class ArchiveState {
 //
 // A saving archive (Sizer, BufferSaver, FileSaver) provides
 //   template <WireScalar T> void put(T value);
-//   void put_bytes(const u8* data, usize size);
+//   void put_bytes(const std::byte* data, usize size);
 //   template <WireScalar T> void put_array(const T* data, usize count);
 // a loading archive (BufferLoader, FileLoader) provides
 //   template <WireScalar T> bool get(T& value);           // false: failed, value unchanged
-//   bool get_bytes(u8* data, usize size);
+//   bool get_bytes(std::byte* data, usize size);
 //   template <WireScalar T> bool get_array(T* data, usize count);
 //   u64 remaining() const;  const LoadLimits& limits() const;
 // and both provide `u64 offset() const` (bytes consumed so far) and `void halt()` (stop all
@@ -223,6 +226,8 @@ class ArchiveBase : public ArchiveState {
       }
     } else if constexpr (std::is_same_v<T, std::string>) {
       io_string(value);
+    } else if constexpr (std::is_same_v<T, StringId>) {
+      self().io(value.value);
     } else if constexpr (detail::IsVector<T>::value) {
       io_vector(value);
     } else if constexpr (detail::IsStdArray<T>::value) {
@@ -344,11 +349,11 @@ class ArchiveBase : public ArchiveState {
       if (!self().get(size)) return;
       if (!check_count(size, 1, self().limits().max_string_bytes, "string")) return;
       value.resize(size);
-      self().get_bytes(reinterpret_cast<u8*>(value.data()), size);
+      self().get_bytes(as_writable_bytes(std::span<char>(value)).data(), size);
     } else {
       if (!check_length_fits(value.size(), "string")) return;
       self().put(static_cast<u32>(value.size()));
-      self().put_bytes(reinterpret_cast<const u8*>(value.data()), value.size());
+      self().put_bytes(as_bytes(std::string_view(value)).data(), value.size());
     }
   }
 

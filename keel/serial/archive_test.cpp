@@ -1,6 +1,7 @@
 // Every supported type, the wire layout of containers, user extension points, length-field
 // validation and sticky errors.
 #include "keel/serial/serial.h"
+#include "keel/serial/testing/wire.h"
 
 #include <gtest/gtest.h>
 
@@ -48,6 +49,8 @@ struct keel::serial::Adapter<thirdparty::Rgba> {
 
 namespace keel::serial {
 namespace {
+
+using serial::testing::wire;
 
 enum Plain : s16 { kMinusOne = -1, kSeven = 7 };
 
@@ -136,28 +139,27 @@ TEST(SerialTypes, EverySupportedTypeRoundTrips) {
 }
 
 template <class T>
-std::vector<u8> bytes_of(const T& value) {
+ByteBuffer bytes_of(const T& value) {
   auto bytes = save_to_bytes(value);
   EXPECT_TRUE(bytes);
-  return bytes ? *bytes : std::vector<u8>{};
+  return bytes ? *bytes : ByteBuffer{};
 }
 
 TEST(SerialTypes, WireLayoutOfEachKind) {
-  EXPECT_EQ(bytes_of(true), (std::vector<u8>{1}));
-  EXPECT_EQ(bytes_of(std::string("hi")), (std::vector<u8>{0, 0, 0, 2, 'h', 'i'}));
-  EXPECT_EQ(bytes_of(std::vector<u16>{1, 0x0203}), (std::vector<u8>{0, 0, 0, 2, 0, 1, 2, 3}));
-  EXPECT_EQ(bytes_of(std::vector<bool>{true, false}), (std::vector<u8>{0, 0, 0, 2, 1, 0}));
-  EXPECT_EQ(bytes_of(std::array<u8, 3>{7, 8, 9}), (std::vector<u8>{7, 8, 9}));  // no count
-  EXPECT_EQ(bytes_of(std::optional<u16>{}), (std::vector<u8>{0}));
-  EXPECT_EQ(bytes_of(std::optional<u16>{0x0102}), (std::vector<u8>{1, 1, 2}));
-  EXPECT_EQ(bytes_of(game::Team::kBlue), (std::vector<u8>{2}));  // the underlying u8
-  EXPECT_EQ(bytes_of(kMinusOne), (std::vector<u8>{0xFF, 0xFF}));
-  EXPECT_EQ(bytes_of(game::Vec3{1, 0, 0}),
-            (std::vector<u8>{0x3F, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
-  EXPECT_EQ(bytes_of(std::pair<u8, u16>{1, 2}), (std::vector<u8>{1, 0, 2}));
-  EXPECT_EQ(bytes_of(thirdparty::Rgba{1, 2, 3, 4}), (std::vector<u8>{1, 2, 3, 4}));
+  EXPECT_EQ(bytes_of(true), (wire({1})));
+  EXPECT_EQ(bytes_of(std::string("hi")), (wire({0, 0, 0, 2, 'h', 'i'})));
+  EXPECT_EQ(bytes_of(std::vector<u16>{1, 0x0203}), (wire({0, 0, 0, 2, 0, 1, 2, 3})));
+  EXPECT_EQ(bytes_of(std::vector<bool>{true, false}), (wire({0, 0, 0, 2, 1, 0})));
+  EXPECT_EQ(bytes_of(std::array<u8, 3>{7, 8, 9}), (wire({7, 8, 9})));  // no count
+  EXPECT_EQ(bytes_of(std::optional<u16>{}), (wire({0})));
+  EXPECT_EQ(bytes_of(std::optional<u16>{0x0102}), (wire({1, 1, 2})));
+  EXPECT_EQ(bytes_of(game::Team::kBlue), (wire({2})));  // the underlying u8
+  EXPECT_EQ(bytes_of(kMinusOne), (wire({0xFF, 0xFF})));
+  EXPECT_EQ(bytes_of(game::Vec3{1, 0, 0}), (wire({0x3F, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})));
+  EXPECT_EQ(bytes_of(std::pair<u8, u16>{1, 2}), (wire({1, 0, 2})));
+  EXPECT_EQ(bytes_of(thirdparty::Rgba{1, 2, 3, 4}), (wire({1, 2, 3, 4})));
   EXPECT_EQ(bytes_of(std::vector<std::string>{"a", ""}),
-            (std::vector<u8>{0, 0, 0, 2, 0, 0, 0, 1, 'a', 0, 0, 0, 0}));
+            (wire({0, 0, 0, 2, 0, 0, 0, 1, 'a', 0, 0, 0, 0})));
 }
 
 TEST(SerialTypes, FloatsKeepTheirExactBits) {
@@ -182,12 +184,12 @@ TEST(SerialTypes, FloatsKeepTheirExactBits) {
 
 TEST(SerialTypes, ConstValuesCanBeSavedAndSized) {
   const u32 tag = 0x0A0B0C0D;
-  std::vector<u8> buffer(4);
+  ByteBuffer buffer(4);
   BufferSaver saver(buffer);
   saver.io(tag);
   Sizer sizer;
   sizer(tag, tag);
-  EXPECT_EQ(buffer, (std::vector<u8>{0x0A, 0x0B, 0x0C, 0x0D}));
+  EXPECT_EQ(buffer, (wire({0x0A, 0x0B, 0x0C, 0x0D})));
   EXPECT_EQ(sizer.size(), 8u);
 }
 
@@ -208,7 +210,7 @@ struct CountingAllocator {
 };
 
 template <class T>
-Status load_garbage_length(std::vector<u8> bytes, LoadLimits limits = {}) {
+Status load_garbage_length(ByteBuffer bytes, LoadLimits limits = {}) {
   T value{};
   BufferLoader loader(bytes, limits);
   loader.io(value);
@@ -216,7 +218,7 @@ Status load_garbage_length(std::vector<u8> bytes, LoadLimits limits = {}) {
 }
 
 TEST(SerialTypes, FourBillionLengthIsAnErrorNotAnAllocation) {
-  const std::vector<u8> huge = {0xFF, 0xFF, 0xFF, 0xFF, 1, 2, 3, 4, 5, 6, 7, 8};
+  const ByteBuffer huge = wire({0xFF, 0xFF, 0xFF, 0xFF, 1, 2, 3, 4, 5, 6, 7, 8});
   const LoadLimits unlimited{std::numeric_limits<u32>::max(), std::numeric_limits<u32>::max()};
   g_largest_allocation = 0;
   for (const LoadLimits& limits : {LoadLimits{}, unlimited}) {
@@ -241,7 +243,7 @@ TEST(SerialTypes, FourBillionLengthIsAnErrorNotAnAllocation) {
 
 TEST(SerialTypes, PlausibleButWrongCountAllocatesOnlyWhatTheDataCanHold) {
   // A vector of user objects claims 8 elements; 2 bytes follow. At most one element is built.
-  std::vector<u8> bytes = {0, 0, 0, 2, 0xAA, 0xBB};
+  ByteBuffer bytes = wire({0, 0, 0, 2, 0xAA, 0xBB});
   g_largest_allocation = 0;
   auto s = load_garbage_length<std::vector<game::Vec3, CountingAllocator<game::Vec3>>>(bytes);
   ASSERT_FALSE(s);
@@ -250,7 +252,7 @@ TEST(SerialTypes, PlausibleButWrongCountAllocatesOnlyWhatTheDataCanHold) {
 }
 
 TEST(SerialTypes, LimitsAreConfigurable) {
-  const std::vector<u8> bytes = bytes_of(std::string("0123456789"));
+  const ByteBuffer bytes = bytes_of(std::string("0123456789"));
   std::string s;
   EXPECT_TRUE(load_from_bytes(bytes, s, LoadLimits{10, 10}));
   auto refused = load_from_bytes(bytes, s, LoadLimits{9, 10});
@@ -264,16 +266,16 @@ TEST(SerialTypes, LimitsAreConfigurable) {
 
 TEST(SerialTypes, BadFlagBytesAreCorrupt) {
   bool b = false;
-  auto bad_bool = load_from_bytes(std::vector<u8>{2}, b);
+  auto bad_bool = load_from_bytes(wire({2}), b);
   ASSERT_FALSE(bad_bool);
   EXPECT_EQ(bad_bool.error().code(), ErrorCode::kCorrupt);
   EXPECT_EQ(bad_bool.error().where().offset, 0u);
   std::optional<u8> o;
-  auto bad_optional = load_from_bytes(std::vector<u8>{7, 1}, o);
+  auto bad_optional = load_from_bytes(wire({7, 1}), o);
   ASSERT_FALSE(bad_optional);
   EXPECT_EQ(bad_optional.error().code(), ErrorCode::kCorrupt);
   std::vector<bool> bits;
-  auto bad_bit = load_from_bytes(std::vector<u8>{0, 0, 0, 2, 1, 9}, bits);
+  auto bad_bit = load_from_bytes(wire({0, 0, 0, 2, 1, 9}), bits);
   ASSERT_FALSE(bad_bit);
   EXPECT_EQ(bad_bit.error().where().offset, 5u);
 }
@@ -294,7 +296,7 @@ struct Unit {
 };
 
 TEST(SerialTypes, UserFailStopsTheArchive) {
-  const std::vector<u8> bytes = {3, 0, 0, 0, 5};
+  const ByteBuffer bytes = wire({3, 0, 0, 0, 5});
   Unit unit;
   BufferLoader loader(bytes);
   loader.io(unit);
@@ -320,7 +322,7 @@ TEST(SerialTypes, LoadingReusesAndResizesContainers) {
 
 TEST(SerialTypes, LoadHelpersAreAllOrNothing) {
   const Everything original = sample();
-  std::vector<u8> bytes = bytes_of(original);
+  ByteBuffer bytes = bytes_of(original);
   bytes.resize(bytes.size() - 3);
   Everything target;
   target.name = "untouched";
@@ -332,7 +334,7 @@ TEST(SerialTypes, LoadHelpersAreAllOrNothing) {
 }
 
 TEST(SerialTypes, SaverErrorsAreSticky) {
-  std::vector<u8> buffer(6, 0xEE);
+  ByteBuffer buffer(6, std::byte{0xEE});
   BufferSaver saver(buffer);
   std::string s = "toolong";
   u8 one = 1;
@@ -343,15 +345,15 @@ TEST(SerialTypes, SaverErrorsAreSticky) {
   EXPECT_EQ(saver.status().error().code(), ErrorCode::kOverflow);
   EXPECT_EQ(saver.status().error().where().offset, 4u);
   EXPECT_EQ(saver.used(), 4u);
-  EXPECT_EQ(buffer[4], 0xEE);
-  EXPECT_EQ(buffer[5], 0xEE);
+  EXPECT_EQ(buffer[4], std::byte{0xEE});
+  EXPECT_EQ(buffer[5], std::byte{0xEE});
 }
 
 TEST(SerialTypes, SizerMatchesSaverForEveryPrefixOfAnObject) {
   // The same description drives all three: sizes agree value by value.
   const Everything v = sample();
   Sizer sizer;
-  std::vector<u8> buffer(*serialized_size(v));
+  ByteBuffer buffer(*serialized_size(v));
   BufferSaver saver(buffer);
   Everything copy = v;
   auto step = [&](auto& member) {
@@ -368,7 +370,7 @@ TEST(SerialTypes, SizerMatchesSaverForEveryPrefixOfAnObject) {
 
 TEST(SerialTypes, GrowingSaverWritesTheSameBytesInOnePass) {
   const Everything v = sample();
-  const std::vector<u8> expected = bytes_of(v);
+  const ByteBuffer expected = bytes_of(v);
   GrowingSaver saver(16);  // forces several growths, including inside bulk arrays
   saver.io(v);
   ASSERT_TRUE(saver.finish());
@@ -400,7 +402,7 @@ TEST(SerialTypes, ScalarRunsBehaveExactlyLikeSingleValues) {
 
   std::array<u8, 10> buffer{};
   buffer[9] = 0xAB;  // guard
-  BufferSaver saver(std::span<u8>(buffer.data(), 9));
+  BufferSaver saver(as_writable_bytes(std::span<u8>(buffer)).first(9));
   saver(a, b, c);
   ASSERT_FALSE(saver.ok());
   EXPECT_EQ(saver.status().error().code(), ErrorCode::kOverflow);
@@ -409,7 +411,7 @@ TEST(SerialTypes, ScalarRunsBehaveExactlyLikeSingleValues) {
   EXPECT_EQ(buffer, (std::array<u8, 10>{1, 2, 3, 4, 5, 6, 7, 8, 0, 0xAB}));
 
   u32 x = 0, y = 0, z = 99;
-  BufferLoader loader(std::span<const u8>(buffer.data(), 9));
+  BufferLoader loader(as_bytes(std::span<const u8>(buffer)).first(9));
   loader(x, y, z);
   EXPECT_EQ(x, a);
   EXPECT_EQ(y, b);
@@ -422,7 +424,7 @@ TEST(SerialTypes, ScalarRunsBehaveExactlyLikeSingleValues) {
   growing(a, b, c, d, a, b);  // 24 bytes: grows inside the run
   ASSERT_TRUE(growing.ok());
   EXPECT_EQ(growing.used(), 24u);
-  std::vector<u8> full(24);
+  ByteBuffer full(24);
   BufferSaver exact(full);
   exact(a, b, c, d, a, b);
   EXPECT_EQ(growing.to_vector(), full);

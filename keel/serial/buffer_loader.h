@@ -23,16 +23,15 @@ class BufferLoader : public ArchiveBase<BufferLoader> {
   static constexpr bool kSaving = false;
   static constexpr bool kSizing = false;
 
-  explicit BufferLoader(std::span<const u8> data, LoadLimits limits = {}, std::string name = {})
+  explicit BufferLoader(ByteSpan data, LoadLimits limits = {}, std::string name = {})
       : ArchiveBase(std::move(name)),
-        begin_(data.data()),
-        cur_(data.data()),
-        end_(data.data() + data.size()),
+        begin_(as_u8(data).data()),
+        cur_(begin_),
+        end_(begin_ + data.size()),
         limits_(limits) {}
   // For bytes held in a std::string (e.g. from keel::read_file).
   explicit BufferLoader(std::string_view data, LoadLimits limits = {}, std::string name = {})
-      : BufferLoader(std::span<const u8>(reinterpret_cast<const u8*>(data.data()), data.size()),
-                     limits, std::move(name)) {}
+      : BufferLoader(as_bytes(data), limits, std::move(name)) {}
 
   // Call after the whole object: the first error, else kTrailingData if bytes are left over.
   Status finish();
@@ -48,7 +47,7 @@ class BufferLoader : public ArchiveBase<BufferLoader> {
     underflow(sizeof(T));
     return false;
   }
-  bool get_bytes(u8* data, usize size) {
+  bool get_bytes(std::byte* data, usize size) {
     if (size <= static_cast<usize>(end_ - cur_)) [[likely]] {
       if (size != 0) std::memcpy(data, cur_, size);
       cur_ += size;

@@ -1,7 +1,7 @@
 // BufferSaver: writes an object into a caller's fixed buffer, big-endian.
 //
 //   Sizer sizer;  sizer.io(table);
-//   std::vector<u8> bytes(sizer.size());
+//   keel::ByteBuffer bytes(sizer.size());
 //   BufferSaver saver(bytes);
 //   saver.io(table);
 //   if (!saver.ok()) ...           // kOverflow: the buffer was too small
@@ -24,16 +24,16 @@ class BufferSaver : public ArchiveBase<BufferSaver> {
   static constexpr bool kSaving = true;
   static constexpr bool kSizing = false;
 
-  explicit BufferSaver(std::span<u8> buffer, std::string name = {})
+  explicit BufferSaver(MutableByteSpan buffer, std::string name = {})
       : ArchiveBase(std::move(name)),
-        begin_(buffer.data()),
-        cur_(buffer.data()),
-        end_(buffer.data() + buffer.size()),
+        begin_(as_u8(buffer).data()),
+        cur_(begin_),
+        end_(begin_ + buffer.size()),
         limit_(end_) {}
 
   usize used() const { return static_cast<usize>(cur_ - begin_); }
   usize remaining() const { return static_cast<usize>(limit_ - cur_); }
-  std::span<const u8> written() const { return {begin_, used()}; }
+  ByteSpan written() const { return as_bytes(std::span<const u8>(begin_, used())); }
   Status finish() const { return status(); }
 
   // --- primitives (see ArchiveBase) ---
@@ -46,7 +46,7 @@ class BufferSaver : public ArchiveBase<BufferSaver> {
       overflow(sizeof(T));
     }
   }
-  void put_bytes(const u8* data, usize size) {
+  void put_bytes(const std::byte* data, usize size) {
     if (size <= static_cast<usize>(end_ - cur_)) [[likely]] {
       if (size != 0) std::memcpy(cur_, data, size);
       cur_ += size;

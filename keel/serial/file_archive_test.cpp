@@ -1,6 +1,7 @@
 // FileSaver / FileLoader: streaming through small buffers, atomic replacement, file errors.
 #include "keel/core/file.h"
 #include "keel/serial/serial.h"
+#include "keel/serial/testing/wire.h"
 
 #include <gtest/gtest.h>
 
@@ -11,6 +12,8 @@
 
 namespace keel::serial {
 namespace {
+
+using serial::testing::wire;
 
 namespace fs = std::filesystem;
 
@@ -23,10 +26,10 @@ fs::path scratch(const char* name) {
   return dir / name;
 }
 
-std::vector<u8> file_bytes(const fs::path& path) {
+ByteBuffer file_bytes(const fs::path& path) {
   auto text = read_file(path);
   EXPECT_TRUE(text);
-  return text ? std::vector<u8>(text->begin(), text->end()) : std::vector<u8>{};
+  return text ? to_buffer(*text) : ByteBuffer{};
 }
 
 bool has_temporaries(const fs::path& dir) {
@@ -126,10 +129,10 @@ TEST(SerialFile, MissingFileIsNotFoundAndUnwritablePathIsIo) {
 
 TEST(SerialFile, TruncatedAndOverlongFiles) {
   const fs::path path = scratch("level.bin");
-  const std::vector<u8> bytes = *save_to_bytes(sample_level());
+  const ByteBuffer bytes = *save_to_bytes(sample_level());
   // Truncated at a few places, including inside the large blob.
   for (usize keep : {usize{0}, usize{3}, usize{70}, bytes.size() - 500, bytes.size() - 1}) {
-    ASSERT_TRUE(write_file_atomic(path, std::span<const u8>(bytes.data(), keep)));
+    ASSERT_TRUE(write_file_atomic(path, as_chars(ByteSpan(bytes).first(keep))));
     Level loaded;
     FileLoader loader(path, {}, 64);
     loader.io(loaded);
@@ -137,9 +140,9 @@ TEST(SerialFile, TruncatedAndOverlongFiles) {
     ASSERT_FALSE(status) << keep;
     EXPECT_EQ(status.error().code(), ErrorCode::kUnderflow) << keep;
   }
-  std::vector<u8> longer = bytes;
-  longer.push_back(0);
-  ASSERT_TRUE(write_file_atomic(path, longer));
+  ByteBuffer longer = bytes;
+  longer.push_back(std::byte{0});
+  ASSERT_TRUE(write_file_atomic(path, as_chars(longer)));
   Level loaded;
   auto status = load_file(path, loaded);
   ASSERT_FALSE(status);
@@ -150,8 +153,8 @@ TEST(SerialFile, TruncatedAndOverlongFiles) {
 
 TEST(SerialFile, LengthFieldsAreCheckedAgainstTheFileSize) {
   const fs::path path = scratch("garbage.bin");
-  const std::vector<u8> bytes = {0, 0, 0, 3, 'a', 'b', 'c', 0x7F, 0xFF, 0xFF, 0xFF, 0, 0};
-  ASSERT_TRUE(write_file_atomic(path, bytes));
+  const ByteBuffer bytes = wire({0, 0, 0, 3, 'a', 'b', 'c', 0x7F, 0xFF, 0xFF, 0xFF, 0, 0});
+  ASSERT_TRUE(write_file_atomic(path, as_chars(bytes)));
   Level loaded;
   FileLoader loader(path,
                     LoadLimits{std::numeric_limits<u32>::max(), std::numeric_limits<u32>::max()});
@@ -167,10 +170,10 @@ TEST(SerialFile, ErrorsMatchTheBufferLoaderByteForByte) {
   // A fixed array cut short after its first element, read through a buffer that holds only
   // part of it: both loaders fail at the array's start and leave it untouched.
   const fs::path path = scratch("array.bin");
-  std::vector<u8> bytes(60, 0x11);  // padding, so the array straddles the 64-byte buffer
-  const std::vector<u8> one_double = {0x3F, 0xF0, 0, 0, 0, 0, 0, 0};
+  ByteBuffer bytes(60, std::byte{0x11});  // padding, so the array straddles the 64-byte buffer
+  const ByteBuffer one_double = wire({0x3F, 0xF0, 0, 0, 0, 0, 0, 0});
   bytes.insert(bytes.end(), one_double.begin(), one_double.end());
-  ASSERT_TRUE(write_file_atomic(path, bytes));
+  ASSERT_TRUE(write_file_atomic(path, as_chars(bytes)));
   for (int which = 0; which < 2; ++which) {
     std::array<u8, 60> padding{};
     std::array<f64, 2> values = {5, 6};
@@ -214,7 +217,7 @@ TEST(SerialFile, ScalarRunsAcrossStagingBuffers) {
     FileSaver saver(path, buffer_size);
     saver.io(p);
     ASSERT_TRUE(saver.commit());
-    const std::vector<u8> bytes = file_bytes(path);
+    const ByteBuffer bytes = file_bytes(path);
     EXPECT_EQ(bytes, *save_to_bytes(p));
     Particles loaded;
     FileLoader loader(path, {}, buffer_size);
@@ -222,8 +225,8 @@ TEST(SerialFile, ScalarRunsAcrossStagingBuffers) {
     ASSERT_TRUE(loader.finish());
     EXPECT_EQ(loaded, p);
     // Cut inside a run: both loaders stop at the same value.
-    const std::vector<u8> cut(bytes.begin(), bytes.end() - 9);
-    ASSERT_TRUE(write_file_atomic(path, cut));
+    const ByteBuffer cut(bytes.begin(), bytes.end() - 9);
+    ASSERT_TRUE(write_file_atomic(path, as_chars(cut)));
     Particles from_file, from_buffer;
     FileLoader file_loader(path, {}, buffer_size);
     file_loader.io(from_file);

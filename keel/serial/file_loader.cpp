@@ -35,10 +35,10 @@ FileLoader::~FileLoader() {
   if (file_ != nullptr) std::fclose(file_);
 }
 
-bool FileLoader::read_some(u8* data, usize size, usize& got) {
+bool FileLoader::read_some(void* data, usize size, usize& got) {
   got = 0;
   while (got < size) {
-    const usize n = std::fread(data + got, 1, size - got, file_);
+    const usize n = std::fread(static_cast<char*>(data) + got, 1, size - got, file_);
     got += n;
     if (n == 0) {
       if (std::ferror(file_) != 0) {
@@ -76,7 +76,7 @@ bool FileLoader::underflow(usize size) {
   return false;
 }
 
-bool FileLoader::get_bytes_slow(u8* data, usize size) {
+bool FileLoader::get_bytes_slow(std::byte* data, usize size) {
   if (!ok()) return false;
   const usize buffered = static_cast<usize>(end_ - cur_);
   if (size > remaining()) return underflow(size);

@@ -43,7 +43,7 @@ class FileLoader : public ArchiveBase<FileLoader> {
     }
     return false;
   }
-  bool get_bytes(u8* data, usize size) {
+  bool get_bytes(std::byte* data, usize size) {
     if (size <= static_cast<usize>(end_ - cur_)) [[likely]] {
       if (size != 0) std::memcpy(data, cur_, size);
       cur_ += size;
@@ -91,11 +91,11 @@ class FileLoader : public ArchiveBase<FileLoader> {
  private:
   // Makes at least `size` (<= capacity) bytes available at cur_; false (kUnderflow) at the end.
   bool fill(usize size);
-  bool get_bytes_slow(u8* data, usize size);
+  bool get_bytes_slow(std::byte* data, usize size);
   // Records kUnderflow for a read of `size` bytes at the current offset; returns false.
   [[gnu::cold]] bool underflow(usize size);
   // Reads up to `size` bytes from the file; false on a read error (recorded).
-  bool read_some(u8* data, usize size, usize& got);
+  bool read_some(void* data, usize size, usize& got);
 
   std::FILE* file_ = nullptr;
   std::unique_ptr<u8[]> buffer_;

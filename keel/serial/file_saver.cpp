@@ -38,7 +38,7 @@ bool FileSaver::make_room() {
   return true;
 }
 
-void FileSaver::put_bytes_slow(const u8* data, usize size) {
+void FileSaver::put_bytes_slow(const std::byte* data, usize size) {
   if (!make_room()) return;
   if (size <= capacity_) {
     std::memcpy(cur_, data, size);
@@ -54,6 +54,7 @@ void FileSaver::put_bytes_slow(const u8* data, usize size) {
 
 Status FileSaver::commit() {
   KEEL_ASSERT(!committed_, "FileSaver::commit called twice");
+  if (committed_) return status();  // release builds: the second call changes nothing
   committed_ = true;
   if (flush()) {
     if (auto done = writer_.commit(); !done) fail(ErrorCode::kIo, done.error().message());

@@ -40,7 +40,7 @@ class FileSaver : public ArchiveBase<FileSaver> {
       cur_ += sizeof(T);
     }
   }
-  void put_bytes(const u8* data, usize size) {
+  void put_bytes(const std::byte* data, usize size) {
     if (size <= static_cast<usize>(end_ - cur_)) [[likely]] {
       if (size != 0) std::memcpy(cur_, data, size);
       cur_ += size;
@@ -76,7 +76,7 @@ class FileSaver : public ArchiveBase<FileSaver> {
 
  private:
   bool make_room();  // flushes the staging buffer; false once failed
-  void put_bytes_slow(const u8* data, usize size);
+  void put_bytes_slow(const std::byte* data, usize size);
   bool flush();
 
   AtomicFileWriter writer_;

@@ -26,8 +26,8 @@ class GrowingSaver : public ArchiveBase<GrowingSaver> {
 
   explicit GrowingSaver(usize initial_capacity = 256);
 
-  std::span<const u8> bytes() const { return {buffer_.get(), used()}; }
-  std::vector<u8> to_vector() const { return {buffer_.get(), buffer_.get() + used()}; }
+  ByteSpan bytes() const { return as_bytes(std::span<const u8>(buffer_.get(), used())); }
+  ByteBuffer to_vector() const { return to_buffer(bytes()); }
   usize used() const { return static_cast<usize>(cur_ - buffer_.get()); }
   usize capacity() const { return capacity_; }
   // Forgets what was written and any error; keeps the buffer.
@@ -42,7 +42,7 @@ class GrowingSaver : public ArchiveBase<GrowingSaver> {
       cur_ += sizeof(T);
     }
   }
-  void put_bytes(const u8* data, usize size) {
+  void put_bytes(const std::byte* data, usize size) {
     if (size <= static_cast<usize>(end_ - cur_) || grow(size)) [[likely]] {
       if (size != 0) std::memcpy(cur_, data, size);
       cur_ += size;

@@ -3,6 +3,7 @@
 #include "examples/highscore/high_score_table.h"
 
 #include "keel/core/file.h"
+#include "keel/serial/testing/wire.h"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +11,8 @@
 
 namespace keel::examples {
 namespace {
+
+using serial::testing::wire;
 
 namespace fs = std::filesystem;
 
@@ -28,8 +31,8 @@ TEST(HighScore, Check21_DefaultTableIs140BytesAndLoadsBackIdentical) {
   auto bytes = serial::save_to_bytes(defaults);
   ASSERT_TRUE(bytes);
   EXPECT_EQ(bytes->size(), 140u);  // 10 x (4 + 6 + 4)
-  EXPECT_EQ(std::vector<u8>(bytes->begin(), bytes->begin() + 14),
-            (std::vector<u8>{0, 0, 0, 6, 'N', 'o', 'b', 'o', 'd', 'y', 0, 0, 0, 100}));
+  EXPECT_EQ(ByteBuffer(bytes->begin(), bytes->begin() + 14),
+            (wire({0, 0, 0, 6, 'N', 'o', 'b', 'o', 'd', 'y', 0, 0, 0, 100})));
 
   const fs::path path = scratch();
   ASSERT_TRUE(defaults.save(path));
@@ -66,10 +69,10 @@ TEST(HighScore, MissingOrDamagedFileKeepsTheDefaults) {
   HighScoreTable better;
   better.add("Zed", 999);
   auto bytes = *serial::save_to_bytes(better);
-  ASSERT_EQ(bytes[10], 999 & 0xFF);  // "Zed" is 4 + 3 bytes, then its score
-  bytes[9] = 0;
-  bytes[10] = 1;  // the first score drops below the second: out of order
-  ASSERT_TRUE(write_file_atomic(path, bytes));
+  ASSERT_EQ(bytes[10], std::byte{999 & 0xFF});  // "Zed" is 4 + 3 bytes, then its score
+  bytes[9] = std::byte{0};
+  bytes[10] = std::byte{1};  // the first score drops below the second: out of order
+  ASSERT_TRUE(write_file_atomic(path, as_chars(bytes)));
   auto damaged = table.load(path);
   ASSERT_FALSE(damaged);
   EXPECT_EQ(damaged.error().code(), ErrorCode::kCorrupt);
@@ -77,7 +80,7 @@ TEST(HighScore, MissingOrDamagedFileKeepsTheDefaults) {
 
   bytes = *serial::save_to_bytes(HighScoreTable{});
   bytes.pop_back();  // 139 bytes
-  ASSERT_TRUE(write_file_atomic(path, bytes));
+  ASSERT_TRUE(write_file_atomic(path, as_chars(bytes)));
   EXPECT_EQ(table.load(path).error().code(), ErrorCode::kUnderflow);
   EXPECT_EQ(table, HighScoreTable{});
 }

@@ -1,7 +1,7 @@
 // keel::serial in one include, plus whole-object helpers:
 //
 //   Result<usize>           serialized_size(value)
-//   Result<std::vector<u8>> save_to_bytes(value)              // sizes, then saves
+//   Result<ByteBuffer>      save_to_bytes(value)              // sizes, then saves
 //   Status                  load_from_bytes(bytes, value)     // all bytes must be consumed
 //   Status                  save_file(path, value)            // streamed, atomic (temp + rename)
 //   Status                  load_file(path, value)            // streamed, all bytes consumed
@@ -37,10 +37,10 @@ Result<usize> serialized_size(const T& value) {
 }
 
 template <class T>
-Result<std::vector<u8>> save_to_bytes(const T& value) {
+Result<ByteBuffer> save_to_bytes(const T& value) {
   auto size = serialized_size(value);
   if (!size) return Unexpected(std::move(size.error()));
-  std::vector<u8> bytes(*size);
+  ByteBuffer bytes(*size);
   BufferSaver saver(bytes);
   saver.io(value);
   if (!saver.ok()) return Unexpected(saver.status().error());
@@ -67,7 +67,7 @@ Status load_transactional(T& value, Load&& load) {
 }  // namespace detail
 
 template <class T>
-Status load_from_bytes(std::span<const u8> bytes, T& value, LoadLimits limits = {}) {
+Status load_from_bytes(ByteSpan bytes, T& value, LoadLimits limits = {}) {
   return detail::load_transactional(value, [&](T& target) {
     BufferLoader loader(bytes, limits);
     loader.io(target);
@@ -77,8 +77,7 @@ Status load_from_bytes(std::span<const u8> bytes, T& value, LoadLimits limits = 
 
 template <class T>
 Status load_from_bytes(std::string_view bytes, T& value, LoadLimits limits = {}) {
-  return load_from_bytes(
-      std::span<const u8>(reinterpret_cast<const u8*>(bytes.data()), bytes.size()), value, limits);
+  return load_from_bytes(as_bytes(bytes), value, limits);
 }
 
 template <class T>

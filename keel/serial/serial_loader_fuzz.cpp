@@ -53,9 +53,9 @@ struct Root {
   }
 };
 
-std::vector<u8> saved(Root& root) {
+ByteBuffer saved(Root& root) {
   auto bytes = save_to_bytes(Versioned(root, Root::kMagic, 2));
-  return bytes ? *bytes : std::vector<u8>{};
+  return bytes ? *bytes : ByteBuffer{};
 }
 
 // The same input through FileLoader with a 64-byte staging buffer.
@@ -89,7 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const LoadLimits limits{1000, 1000};
   Root root;
   Versioned versioned(root, Root::kMagic, 2);
-  BufferLoader loader(std::span<const u8>(data, size), limits);
+  BufferLoader loader(as_bytes(std::span<const u8>(data, size)), limits);
   loader.io(versioned);
   const Status status = loader.finish();
   check_file_loader(data, size, limits, status, root);
@@ -102,7 +102,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // The plain (unversioned) entry point, no limits beyond the data itself.
   Root plain;
-  BufferLoader raw(std::span<const u8>(data, size));
+  BufferLoader raw(as_bytes(std::span<const u8>(data, size)));
   plain.serialize(raw, 2);
   (void)raw.finish();
   return 0;

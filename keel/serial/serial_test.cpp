@@ -1,5 +1,6 @@
 // The seed's acceptance checks 17-20 (spec section 5) and the basic archive contract.
 #include "keel/serial/serial.h"
+#include "keel/serial/testing/wire.h"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +10,8 @@
 
 namespace keel::serial {
 namespace {
+
+using serial::testing::wire;
 
 // The seed's three wire types: a char (1 byte), a "long" (always 4 bytes: u32), a string.
 struct SeedRecord {
@@ -38,16 +41,16 @@ TEST(Serial, Check17_SizerCountsCharLongAndString) {
 }
 
 TEST(Serial, Check18_SaverWritesBigEndian) {
-  std::vector<u8> buffer(4);
+  ByteBuffer buffer(4);
   BufferSaver saver(buffer);
   u32 value = 0x01020304;
   saver.io(value);
   ASSERT_TRUE(saver.ok());
-  EXPECT_EQ(buffer, (std::vector<u8>{0x01, 0x02, 0x03, 0x04}));
+  EXPECT_EQ(buffer, (wire({0x01, 0x02, 0x03, 0x04})));
   EXPECT_EQ(saver.remaining(), 0u);
 
   // Every width, signed values and IEEE floats, most significant byte first.
-  std::vector<u8> all(2 + 8 + 4 + 4 + 8 + 1);
+  ByteBuffer all(2 + 8 + 4 + 4 + 8 + 1);
   BufferSaver wide(all);
   u16 a = 0xA1B2;
   u64 b = 0x0102030405060708ull;
@@ -57,12 +60,12 @@ TEST(Serial, Check18_SaverWritesBigEndian) {
   s8 f = -1;
   wide(a, b, c, d, e, f);
   ASSERT_TRUE(wide.ok());
-  EXPECT_EQ(all, (std::vector<u8>{0xA1, 0xB2,                                      //
-                                  0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,  //
-                                  0xFF, 0xFF, 0xFF, 0xFE,                          //
-                                  0x3F, 0x80, 0x00, 0x00,                          //
-                                  0xC0, 0x00, 0,    0,    0,    0,    0,    0,     //
-                                  0xFF}));
+  EXPECT_EQ(all, (wire({0xA1, 0xB2,                                      //
+                        0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,  //
+                        0xFF, 0xFF, 0xFF, 0xFE,                          //
+                        0x3F, 0x80, 0x00, 0x00,                          //
+                        0xC0, 0x00, 0,    0,    0,    0,    0,    0,     //
+                        0xFF})));
 }
 
 TEST(Serial, Check19_SaverOneByteShortOverflowsAndWritesNothingPastTheEnd) {
@@ -72,7 +75,7 @@ TEST(Serial, Check19_SaverOneByteShortOverflowsAndWritesNothingPastTheEnd) {
   constexpr u8 kGuard = 0xAB;
   std::array<u8, 12> buffer{};
   buffer.back() = kGuard;  // the byte just past a buffer one byte too small
-  BufferSaver saver(std::span<u8>(buffer.data(), size - 1));
+  BufferSaver saver(as_writable_bytes(std::span<u8>(buffer)).first(size - 1));
   saver.io(record);
   ASSERT_FALSE(saver.ok());
   EXPECT_EQ(saver.status().error().code(), ErrorCode::kOverflow);
@@ -90,10 +93,10 @@ TEST(Serial, Check19_SaverOneByteShortOverflowsAndWritesNothingPastTheEnd) {
 }
 
 TEST(Serial, Check20_TruncatedDataIsUnderflow) {
-  const std::vector<u8> bytes = *save_to_bytes(SeedRecord{'q', 99, "hello"});
+  const ByteBuffer bytes = *save_to_bytes(SeedRecord{'q', 99, "hello"});
   for (usize n = 0; n < bytes.size(); ++n) {
     SeedRecord loaded;
-    BufferLoader loader(std::span<const u8>(bytes.data(), n));
+    BufferLoader loader(ByteSpan(bytes).first(n));
     loader.io(loaded);
     Status status = loader.finish();
     ASSERT_FALSE(status) << "length " << n;
@@ -102,8 +105,8 @@ TEST(Serial, Check20_TruncatedDataIsUnderflow) {
 }
 
 TEST(Serial, Check20_ExtraDataIsTrailingData) {
-  std::vector<u8> bytes = *save_to_bytes(SeedRecord{'q', 99, "hello"});
-  bytes.push_back(0);
+  ByteBuffer bytes = *save_to_bytes(SeedRecord{'q', 99, "hello"});
+  bytes.push_back(std::byte{0});
   SeedRecord loaded;
   BufferLoader loader(bytes);
   loader.io(loaded);
@@ -135,7 +138,7 @@ TEST(Serial, ArchiveKindFlags) {
 }
 
 TEST(Serial, ErrorsNameTheSourceAndOffset) {
-  const std::vector<u8> bytes = {0, 0, 0, 9, 'a'};  // a string of 9 bytes with 1 present
+  const ByteBuffer bytes = wire({0, 0, 0, 9, 'a'});  // a string of 9 bytes with 1 present
   std::string s;
   BufferLoader loader(bytes, {}, "level.bin");
   loader.io(s);

@@ -2,7 +2,7 @@
 //
 //   Sizer sizer;
 //   sizer.io(table);
-//   std::vector<u8> bytes(sizer.size());
+//   keel::ByteBuffer bytes(sizer.size());
 #pragma once
 
 #include "keel/serial/archive.h"
@@ -26,7 +26,7 @@ class Sizer : public ArchiveBase<Sizer> {
   void put(T) {
     size_ += sizeof(T);
   }
-  void put_bytes(const u8*, usize size) { size_ += size; }
+  void put_bytes(const std::byte*, usize size) { size_ += size; }
   template <WireScalar T>
   void put_array(const T*, usize count) {
     size_ += count * sizeof(T);

@@ -1,5 +1,6 @@
 // The format-version helper: tag + version header, old versions loaded, newer ones refused.
 #include "keel/serial/serial.h"
+#include "keel/serial/testing/wire.h"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +10,8 @@
 
 namespace keel::serial {
 namespace {
+
+using serial::testing::wire;
 
 // Version 1 had only a volume; version 2 added subtitles; version 3 widened volume to u16 and
 // added a language.
@@ -55,8 +58,7 @@ TEST(SerialVersioned, WritesTagThenVersionThenObject) {
   Versioned versioned(options, Options::kMagic, Options::kVersion);
   auto bytes = save_to_bytes(versioned);
   ASSERT_TRUE(bytes);
-  EXPECT_EQ(*bytes,
-            (std::vector<u8>{'O', 'P', 'T', 'S', 0, 0, 0, 3, 1, 2, 0, 0, 0, 0, 2, 'e', 'n'}));
+  EXPECT_EQ(*bytes, (wire({'O', 'P', 'T', 'S', 0, 0, 0, 3, 1, 2, 0, 0, 0, 0, 2, 'e', 'n'})));
   EXPECT_EQ(versioned.version(), 3u);
 }
 
@@ -86,7 +88,7 @@ TEST(SerialVersioned, OlderVersionsAreHandedToTheObject) {
 }
 
 TEST(SerialVersioned, NewerVersionIsUnsupported) {
-  std::vector<u8> bytes = {'O', 'P', 'T', 'S', 0, 0, 0, 4, 0, 80, 0, 0, 0, 0, 0};
+  ByteBuffer bytes = wire({'O', 'P', 'T', 'S', 0, 0, 0, 4, 0, 80, 0, 0, 0, 0, 0});
   Options loaded;
   BufferLoader loader(bytes);
   const u32 version = io_versioned(loader, loaded, Options::kMagic, Options::kVersion);
@@ -102,12 +104,12 @@ TEST(SerialVersioned, NewerVersionIsUnsupported) {
 TEST(SerialVersioned, WrongTagOrVersionZeroIsCorrupt) {
   Options loaded;
   Versioned target(loaded, Options::kMagic, Options::kVersion);
-  auto wrong_tag = load_from_bytes(std::vector<u8>{'S', 'A', 'V', 'E', 0, 0, 0, 1, 9}, target);
+  auto wrong_tag = load_from_bytes(wire({'S', 'A', 'V', 'E', 0, 0, 0, 1, 9}), target);
   ASSERT_FALSE(wrong_tag);
   EXPECT_EQ(wrong_tag.error().code(), ErrorCode::kCorrupt);
   EXPECT_EQ(wrong_tag.error().where().offset, 0u);
   EXPECT_NE(wrong_tag.error().message().find("'SAVE'"), std::string::npos);
-  auto zero = load_from_bytes(std::vector<u8>{'O', 'P', 'T', 'S', 0, 0, 0, 0, 9}, target);
+  auto zero = load_from_bytes(wire({'O', 'P', 'T', 'S', 0, 0, 0, 0, 9}), target);
   ASSERT_FALSE(zero);
   EXPECT_EQ(zero.error().code(), ErrorCode::kCorrupt);
 }

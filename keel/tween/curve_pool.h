@@ -4,7 +4,6 @@
 #pragma once
 
 #include "keel/tween/easing.h"
-#include "keel/tween/float_pool.h"
 #include "keel/tween/pool.h"
 #include "keel/tween/value.h"
 

@@ -7,24 +7,14 @@
 // A default-constructed handle is null (never alive).
 #pragma once
 
-#include "keel/core/types.h"
-
-#include <compare>
+#include "keel/core/slot_map.h"
 
 namespace keel::tween {
 
-template <typename Tag>
-struct Handle {
-  u32 index = 0;
-  u32 generation = 0;  // 0: the null handle (slot generations start at 1)
-
-  constexpr bool is_null() const { return generation == 0; }
-  friend constexpr bool operator==(Handle, Handle) = default;
-};
-
 struct TweenTag;
 struct TriggerTag;
-using TweenHandle = Handle<TweenTag>;
-using TriggerHandle = Handle<TriggerTag>;
+// core's generational handles (keel::Handle): a handle of another system never matches either.
+using TweenHandle = keel::Handle<TweenTag>;
+using TriggerHandle = keel::Handle<TriggerTag>;
 
 }  // namespace keel::tween

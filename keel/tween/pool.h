@@ -7,9 +7,9 @@
 
 #include "keel/core/assert.h"
 #include "keel/core/hash.h"
+#include "keel/core/slot_map.h"
 #include "keel/core/types.h"
 #include "keel/tween/handle.h"
-#include "keel/tween/slot_table.h"
 
 #include <functional>
 #include <span>
@@ -28,7 +28,7 @@ struct TweenSlot {
   bool paused = false;
   std::function<void()> on_complete;
 };
-using TweenSlots = SlotTable<TweenTag, TweenSlot>;
+using TweenSlots = SlotMap<TweenSlot, TweenTag>;
 
 // Per-row playback state of time-based kinds (cold: read only when a play ends or on reset).
 struct Playback {
@@ -50,6 +50,10 @@ struct PlayEnd {
 // ping-pong mode; returns true when the row has no plays left (then `elapsed` stays past the end
 // and overshoot = elapsed - duration).
 bool consume_plays(f32& elapsed, f32 duration, Playback& playback, f32& overshoot);
+
+// clamp(e / d, 0, 1) for e >= 0, written so that the end (e >= d) is exactly 1 without dividing,
+// and a zero-length tween (d = 0) is at its end instead of at 0 / 0.
+inline f32 progress_upto1(f32 e, f32 d) { return e < d ? e / d : 1.0f; }
 
 class Pool {
  public:

@@ -13,6 +13,7 @@ namespace steps {
 
 Step wait(f32 seconds) {
   KEEL_ASSERT(seconds >= 0.0f, "negative wait {}", seconds);
+  if (!(seconds >= 0.0f)) seconds = 0.0f;
   return Step(
       [seconds](TweenSystem& s, const detail::Spawn& spawn) {
         return detail::StepAccess::timer(s, seconds, spawn);
@@ -24,7 +25,7 @@ Step call(std::function<void()> fn) {
   KEEL_ASSERT(static_cast<bool>(fn), "call step without a function");
   return Step(
       [fn = std::move(fn)](TweenSystem&, const detail::Spawn&) {
-        fn();
+        if (fn) fn();
         return TweenHandle{};
       },
       {});

@@ -1,12 +1,15 @@
 // Steps for TweenSystem::sequence and TweenSystem::parallel:
 //
+// clang-format off
 //   using namespace keel::tween;
 //   tweens.sequence({
 //       steps::tween(x, 0.5f, 0.0f, 10.0f, {.ease = Ease::kOutQuad}),
 //       steps::wait(0.25f),
-//       steps::parallel({steps::tween(alpha, 1.0f, 1.0f, 0.0f), steps::cubic(y, 1.0f, 0, 4, 6,
-//       0)}), steps::call([&] { sound.play(); }),
+//       steps::parallel({steps::tween(alpha, 1.0f, 1.0f, 0.0f),
+//                        steps::cubic(y, 1.0f, 0, 4, 6, 0)}),
+//       steps::call([&] { sound.play(); }),
 //   }, {.loops = 3, .on_complete = [&] { done = true; }});
+// clang-format on
 //
 // A step's options work as for a lone tween (its on_complete runs when that step ends; its id
 // lets kill_id skip it: the group then goes on with the next step). Time carries over exactly:

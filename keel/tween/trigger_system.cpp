@@ -7,20 +7,21 @@ namespace keel::tween {
 TriggerHandle TriggerSystem::when(Test test, Handler handler, TriggerOptions options) {
   KEEL_ASSERT(static_cast<bool>(test) && static_cast<bool>(handler),
               "a trigger needs a test and a handler");
+  if (!test || !handler) return TriggerHandle{};  // release builds: no trigger
   Record r;
   r.test = std::move(test);
   r.handler = std::move(handler);
   r.options = options;
   // Edge mode starts from the current value: a condition already true must first turn false.
   if (options.mode == TriggerMode::kEdge) r.last = r.test();
-  const TriggerHandle h = slots_.allocate();
+  const TriggerHandle h = slots_.acquire();
   r.self = h;
-  Place& place = slots_.at(h.index);
+  detail::TriggerPlace& place = slots_.at(h.index);
   if (updating_) {
-    place = Place{static_cast<u32>(pending_.size()), true};
+    place = detail::TriggerPlace{static_cast<u32>(pending_.size()), true};
     pending_.push_back(std::move(r));
   } else {
-    place = Place{static_cast<u32>(records_.size()), false};
+    place = detail::TriggerPlace{static_cast<u32>(records_.size()), false};
     records_.push_back(std::move(r));
   }
   return h;
@@ -39,13 +40,13 @@ TriggerHandle TriggerSystem::on_signal(const Signal& signal, Handler handler,
 }
 
 TriggerSystem::Record* TriggerSystem::record_of(TriggerHandle h) {
-  const Place* place = slots_.find(h);
+  const detail::TriggerPlace* place = slots_.find(h);
   if (place == nullptr) return nullptr;
   return place->pending ? &pending_[place->index] : &records_[place->index];
 }
 
 const TriggerSystem::Record* TriggerSystem::record_of(TriggerHandle h) const {
-  const Place* place = slots_.find(h);
+  const detail::TriggerPlace* place = slots_.find(h);
   if (place == nullptr) return nullptr;
   return place->pending ? &pending_[place->index] : &records_[place->index];
 }
@@ -55,7 +56,7 @@ bool TriggerSystem::kill(TriggerHandle h) {
   if (r == nullptr) return false;
   // Marked, not erased: it may be the trigger whose handler is running right now.
   r->dead = true;
-  slots_.free(h);
+  slots_.erase(h);
   dirty_ = true;
   return true;
 }
@@ -137,7 +138,7 @@ void TriggerSystem::compact() {
       dead.push_back(std::move(r));
       continue;
     }
-    slots_.at(r.self.index) = Place{static_cast<u32>(records_.size()), false};
+    slots_.at(r.self.index) = detail::TriggerPlace{static_cast<u32>(records_.size()), false};
     records_.push_back(std::move(r));
   }
   pending_.clear();

@@ -1,13 +1,17 @@
 // TriggerSystem: watches values and calls handlers when a test passes ("don't call us, we'll
 // call you"), checked once per frame by update() (or a TriggerTask).
 //
+// clang-format off
 //   keel::tween::TriggerSystem triggers;
-//   triggers.less(health, 50, [&] { warn(); });                         // once (the seed's
-//   default) triggers.greater(score, 1000, bonus, {.once = false, .mode = TriggerMode::kEdge});
-//   triggers.watch(pos, [](const Vec2& p) { return p.y < 0; }, fell);   // custom predicate
-//   triggers.when([&] { return door.open && key.held; }, enter);        // any test
-//   triggers.on_signal(input.pressed(Key::kSpace), jump, {.once = false});  // event-fed
+//   triggers.less(health, 50, [&] { warn(); });                       // once (the seed's default)
+//   triggers.greater(score, 1000, bonus,
+//                    {.once = false, .mode = TriggerMode::kEdge});   // each time it is crossed
+//   triggers.watch(pos, [](const Vec2& p) { return p.y < 0; }, fell); // custom predicate
+//   triggers.when([&] { return door.open && key.held; }, enter);      // any test
+//   triggers.on_signal(input.pressed(Key::kSpace), jump,
+//                      {.once = false});                              // event-fed
 //   triggers.update();
+// clang-format on
 //
 // Modes (TriggerOptions):
 // - once (default true, as in the seed): the trigger ends right after it fires; its handle is
@@ -29,7 +33,6 @@
 #include "keel/core/types.h"
 #include "keel/tween/handle.h"
 #include "keel/tween/signal.h"
-#include "keel/tween/slot_table.h"
 
 #include <concepts>
 #include <functional>
@@ -51,6 +54,14 @@ struct TriggerOptions {
   StringId id{};  // for find / kill_id; zero means none
   bool paused = false;
 };
+
+namespace detail {
+// Where a live trigger's record is (outside TriggerSystem so that SlotMap sees a complete type).
+struct TriggerPlace {
+  u32 index = 0;         // in records_ or pending_
+  bool pending = false;  // created during an update, not merged yet
+};
+}  // namespace detail
 
 class TriggerSystem {
  public:
@@ -115,7 +126,7 @@ class TriggerSystem {
   TriggerHandle find(StringId id) const;
   usize kill_id(StringId id);
   void kill_all();
-  usize size() const { return slots_.live_count(); }
+  usize size() const { return slots_.size(); }
 
   // Tests every live, unpaused trigger in creation order and calls the handlers of those that
   // fire. Not re-entrant: a handler must not call update().
@@ -132,16 +143,11 @@ class TriggerSystem {
     bool dead = false;
     u64 fires = 0;
   };
-  struct Place {
-    u32 index = 0;         // in records_ or pending_
-    bool pending = false;  // created during an update, not merged yet
-  };
-
   Record* record_of(TriggerHandle h);
   const Record* record_of(TriggerHandle h) const;
   void compact();
 
-  detail::SlotTable<TriggerTag, Place> slots_;
+  SlotMap<detail::TriggerPlace, TriggerTag> slots_;
   std::vector<Record> records_;  // creation order; dead ones removed between updates
   std::vector<Record> pending_;  // created during an update
   bool updating_ = false;

@@ -1,5 +1,6 @@
-// Steady-state frames allocate nothing. This file replaces the global operator new/delete of the
-// keel_tween_tests executable with counting versions (plain malloc/free underneath).
+// Steady-state frames allocate nothing, counted by core's allocation counter (keel::core_testing
+// replaces operator new in this test executable).
+#include "keel/core/testing/alloc_counter.h"
 #include "keel/tween/steps.h"
 #include "keel/tween/trigger_system.h"
 #include "keel/tween/tween_system.h"
@@ -8,30 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
 #include <deque>
-#include <new>
-
-namespace {
-
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-
-void* counted_alloc(std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-
-}  // namespace
-
-void* operator new(std::size_t size) { return counted_alloc(size); }
-void* operator new[](std::size_t size) { return counted_alloc(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace keel::tween {
 namespace {
@@ -71,11 +49,9 @@ TEST(TweenAllocations, SteadyStateFramesDoNotAllocate) {
     triggers.update();
   };
   for (int i = 0; i < 100; ++i) frame(i);  // warm up: every buffer reaches its size
-  g_allocations = 0;
-  g_counting = true;
+  const keel::testing::AllocationScope scope;
   for (int i = 0; i < 1000; ++i) frame(i);
-  g_counting = false;
-  EXPECT_EQ(g_allocations.load(), 0);
+  EXPECT_EQ(scope.count(), 0u) << scope.counts();
   EXPECT_GT(level_fires, 0);
 }
 

@@ -1,5 +1,8 @@
 #include "keel/tween/tween_system.h"
 
+#include "keel/tween/detail/float_pool.h"
+#include "keel/tween/detail/timer_pool.h"
+
 #include <cmath>
 #include <utility>
 
@@ -40,13 +43,20 @@ TweenSystem::~TweenSystem() = default;
 
 // --- Creation. ---
 
-void TweenSystem::check_timing(f32 duration, const TweenOptions& options) {
-  KEEL_ASSERT(duration >= 0.0f && std::isfinite(duration), "bad tween duration {}", duration);
-  KEEL_ASSERT(options.delay >= 0.0f && std::isfinite(options.delay), "bad tween delay {}",
-              options.delay);
-  KEEL_ASSERT(options.loops >= 1 || options.loops == kForever, "bad loop count {}", options.loops);
-  (void)duration;
-  (void)options;
+void TweenSystem::check_timing(f32& duration, TweenOptions& options) {
+  // Asserted in debug builds; in release builds the bad value is replaced by the nearest sane one.
+  const bool good_duration = duration >= 0.0f && std::isfinite(duration);
+  KEEL_ASSERT(good_duration, "bad tween duration {}", duration);
+  if (!good_duration) duration = 0.0f;
+  const bool good_delay = options.delay >= 0.0f && std::isfinite(options.delay);
+  KEEL_ASSERT(good_delay, "bad tween delay {}", options.delay);
+  if (!good_delay) options.delay = 0.0f;
+  const bool good_loops = options.loops >= 1 || options.loops == kForever;
+  KEEL_ASSERT(good_loops, "bad loop count {}", options.loops);
+  if (!good_loops) options.loops = 1;
+  const bool good_ease = static_cast<usize>(options.ease) < kEaseCount;
+  KEEL_ASSERT(good_ease, "bad ease {}", static_cast<int>(options.ease));
+  if (!good_ease) options.ease = Ease::kLinear;
 }
 
 detail::Playback TweenSystem::playback_of(const TweenOptions& options) {
@@ -59,7 +69,7 @@ detail::Playback TweenSystem::playback_of(const TweenOptions& options) {
 }
 
 TweenHandle TweenSystem::open_slot(TweenOptions& options, const Spawn& spawn) {
-  const TweenHandle h = slots_.allocate();
+  const TweenHandle h = slots_.acquire();
   detail::TweenSlot& slot = slots_.at(h.index);
   slot.parent = spawn.parent;
   slot.id = options.id;
@@ -108,7 +118,8 @@ TweenHandle TweenSystem::after(f32 seconds, std::function<void()> fn, TweenOptio
 TweenHandle TweenSystem::spawn_group(std::shared_ptr<const std::vector<Step>> steps, bool sequence,
                                      TweenOptions options, const Spawn& spawn) {
   KEEL_ASSERT(!options.ping_pong, "groups do not ping-pong");
-  check_timing(0.0f, options);
+  f32 no_duration = 0.0f;
+  check_timing(no_duration, options);
   const detail::Playback pb = playback_of(options);
   const TweenHandle h = open_slot(options, spawn);
   u32 index;
@@ -143,9 +154,10 @@ TweenHandle TweenSystem::parallel(std::vector<Step> steps, TweenOptions options)
 }
 
 void TweenSystem::reserve(usize n, Ease ease) {
-  KEEL_ASSERT(static_cast<usize>(ease) < kEaseCount, "bad ease");
+  KEEL_ASSERT(static_cast<usize>(ease) < kEaseCount, "bad ease {}", static_cast<int>(ease));
+  if (static_cast<usize>(ease) >= kEaseCount) ease = Ease::kLinear;
   static_cast<detail::FloatPoolBase&>(*pools_[static_cast<usize>(ease)]).reserve(n);
-  slots_.reserve(slots_.live_count() + n);
+  slots_.reserve(slots_.size() + n);
 }
 
 // --- Control. ---
@@ -177,7 +189,7 @@ void TweenSystem::release(TweenHandle h) {
       }
     }
   }
-  slots_.free(h);
+  slots_.erase(h);
 }
 
 void TweenSystem::kill_children(TweenHandle group) {
@@ -300,7 +312,7 @@ usize TweenSystem::kill_targets_in(const void* begin, usize bytes) {
 void TweenSystem::kill_all() {
   events_.clear();
   deferred_.clear();
-  for (u32 i = 0; i < slots_.capacity(); ++i) {
+  for (u32 i = 0; i < slots_.slot_count(); ++i) {
     if (slots_.live_at(i)) release(slots_.handle_at(i));
   }
 }
@@ -309,8 +321,9 @@ void TweenSystem::kill_all() {
 
 void TweenSystem::update(f64 dt) {
   KEEL_ASSERT(!updating_, "TweenSystem::update() called from inside update()");
-  KEEL_ASSERT(dt >= 0.0, "negative dt {}", dt);
+  KEEL_ASSERT(dt >= 0.0 && std::isfinite(dt), "bad dt {}", dt);
   if (updating_) return;
+  if (!(dt >= 0.0 && std::isfinite(dt))) dt = 0.0;  // release builds: the frame takes no time
   updating_ = true;
   ++update_count_;
   if (!deferred_.empty()) {

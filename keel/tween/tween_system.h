@@ -31,13 +31,11 @@
 #include "keel/core/types.h"
 #include "keel/tween/curve_pool.h"
 #include "keel/tween/easing.h"
-#include "keel/tween/float_pool.h"
 #include "keel/tween/handle.h"
 #include "keel/tween/oscillator.h"
 #include "keel/tween/oscillator_pool.h"
 #include "keel/tween/pool.h"
 #include "keel/tween/step.h"
-#include "keel/tween/timer_pool.h"
 #include "keel/tween/tween_options.h"
 #include "keel/tween/value.h"
 
@@ -57,7 +55,8 @@ namespace keel::tween {
 
 namespace detail {
 struct StepAccess;
-}
+class TimerPool;
+}  // namespace detail
 
 class TweenSystem {
  public:
@@ -152,7 +151,7 @@ class TweenSystem {
   void kill_all();
 
   // Live tweens and groups (paused ones included).
-  usize size() const { return slots_.live_count(); }
+  usize size() const { return slots_.size(); }
   // Room for `n` eased float tweens of `ease` without reallocating.
   void reserve(usize n, Ease ease = Ease::kLinear);
 
@@ -193,7 +192,6 @@ class TweenSystem {
   TweenHandle spawn_tween(T& target, f32 duration, T from, T to, TweenOptions options,
                           const detail::Spawn& spawn) {
     if constexpr (std::same_as<T, f32>) {
-      KEEL_ASSERT(static_cast<usize>(options.ease) < kEaseCount, "bad ease");
       return spawn_float(target, duration, from, to, std::move(options), spawn);
     } else {
       const T c[] = {std::move(from), std::move(to)};
@@ -206,6 +204,8 @@ class TweenSystem {
   TweenHandle spawn_curve(T& target, f32 duration, std::span<const T> controls,
                           TweenOptions options, const detail::Spawn& spawn) {
     check_timing(duration, options);
+    KEEL_ASSERT(!controls.empty(), "a curve tween needs at least one control value");
+    if (controls.empty()) return TweenHandle{};
     auto& pool = typed_pool<detail::CurvePool<T>>();
     const bool paused = options.paused || spawn.paused;
     const TweenHandle h = open_slot(options, spawn);
@@ -218,7 +218,8 @@ class TweenSystem {
   TweenHandle spawn_group(std::shared_ptr<const std::vector<Step>> steps, bool sequence,
                           TweenOptions options, const detail::Spawn& spawn);
 
-  static void check_timing(f32 duration, const TweenOptions& options);
+  // Asserts on a bad duration, delay, loop count or ease, and replaces it (release builds).
+  static void check_timing(f32& duration, TweenOptions& options);
   static detail::Playback playback_of(const TweenOptions& options);
   // A live slot with the options' id, callback and parent.
   TweenHandle open_slot(TweenOptions& options, const detail::Spawn& spawn);

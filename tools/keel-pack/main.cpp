@@ -1,7 +1,8 @@
 // keel-pack: inspect composite data files (Golden Rules ch. 5).
 //   keel-pack list FILE [--chunks] [--type NAME...]   assets, types, blocks, sizes, ratios
 //   keel-pack verify FILE...                          every checksum and block; exit 1 if damaged
-//   keel-pack extract FILE NAME -o OUT [--locator ID] an asset's primary chunk (or another one)
+//   keel-pack extract FILE NAME -o OUT [--locator ID] an asset's primary chunk (or another one),
+//                                                     streamed: memory does not grow with it
 //   keel-pack merge OUT INPUT...                      the repack step
 // Exit status: 0 fine, 1 a file is damaged or the asset is missing, 2 usage or I/O error.
 // The logic lives in keel/pack.
@@ -167,12 +168,17 @@ int extract(const std::string& path, const std::string& name, const std::string&
     }
     locator = *parsed;
   }
-  auto bytes = file->read_chunk(item->name_hash, locator);
-  if (!bytes) return report_error(bytes.error());
-  auto s = write_file_atomic(
-      out, std::span<const u8>(reinterpret_cast<const u8*>(bytes->data()), bytes->size()));
+  // Streamed: the chunk goes to the file piece by piece, never whole in memory.
+  AtomicFileWriter writer;
+  if (auto s = writer.open(out); !s) return report_error(s.error());
+  u64 written = 0;
+  auto s = file->extract_chunk(item->name_hash, locator, [&](ByteSpan piece) {
+    written += piece.size();
+    return writer.write(piece.data(), piece.size());
+  });
   if (!s) return report_error(s.error());
-  fmt::print("{}: wrote {} bytes of '{}' chunk {} to {}\n", path, bytes->size(), name,
+  if (auto c = writer.commit(); !c) return report_error(c.error());
+  fmt::print("{}: wrote {} bytes of '{}' chunk {} to {}\n", path, written, name,
              locator_text(locator), out);
   return 0;
 }

@@ -1,4 +1,5 @@
-// PackIndex: the validated view of a pack file's indices, shared by PackFile (tools) and Loader.
+// Internal. PackIndex: the validated view of a pack file's indices, shared by PackFile (tools) and
+// Loader.
 //
 // It reads the raw index bytes in place (no copy of the entries), so the loader can keep them in
 // memory from its short-lived allocator. parse() checks everything a hostile file could get
@@ -26,12 +27,6 @@
 #include <vector>
 
 namespace keel::pack {
-
-struct ReadOptions {
-  bool verify_checksums = true;
-  u64 max_block_length = u64{1} << 30;  // one block once loaded
-  u64 max_total_length = u64{4} << 30;  // all blocks once loaded
-};
 
 struct BlockView {
   BlockIndexHeader header;

@@ -11,10 +11,6 @@
 
 namespace keel::tween::detail {
 
-// clamp(e / d, 0, 1) for e >= 0, written so that the end (e >= d) is exactly 1 without dividing,
-// and a zero-length tween (d = 0) is at its end instead of at 0 / 0.
-inline f32 progress_upto1(f32 e, f32 d) { return e < d ? e / d : 1.0f; }
-
 struct FloatRow {
   f32* target = nullptr;
   f32 from = 0.0f;

@@ -1,4 +1,4 @@
-#include "keel/tween/timer_pool.h"
+#include "keel/tween/detail/timer_pool.h"
 
 namespace keel::tween::detail {
 

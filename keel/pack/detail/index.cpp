@@ -1,4 +1,4 @@
-#include "keel/pack/index.h"
+#include "keel/pack/detail/index.h"
 
 #include "keel/pack/compression.h"
 
@@ -303,7 +303,8 @@ Result<std::vector<std::string>> PackIndex::parse_dictionary(std::span<const u8>
       return corrupt(label, dictionary_offset_ + pos,
                      fmt::format("dictionary ends inside name {} of {}", i + 1, master_.num_items));
     }
-    std::string name(reinterpret_cast<const char*>(begin), static_cast<usize>(end - begin));
+    std::string name =
+        keel::to_string(as_bytes(std::span<const u8>(begin, static_cast<usize>(end - begin))));
     if (!name.empty() && name_hash(name) != item(i).name_hash) {
       return corrupt(label, dictionary_offset_ + pos,
                      fmt::format("dictionary name '{}' does not match its hash 0x{:08X}", name,

@@ -1,4 +1,4 @@
-#include "keel/tween/float_pool.h"
+#include "keel/tween/detail/float_pool.h"
 
 #include <algorithm>
 #include <functional>
