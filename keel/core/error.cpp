@@ -17,6 +17,7 @@ std::string_view to_string(ErrorCode code) {
     case ErrorCode::kUnsupported: return "unsupported";
     case ErrorCode::kIo: return "i/o error";
     case ErrorCode::kRefused: return "refused";
+    case ErrorCode::kOutOfMemory: return "out of memory";
   }
   return "unknown error";
 }

@@ -28,6 +28,7 @@ enum class ErrorCode : u16 {
   kUnsupported,          // a valid request this build cannot serve (e.g. a newer format version)
   kIo,                   // the operating system refused
   kRefused,              // a component declined (e.g. a task whose start() failed)
+  kOutOfMemory,          // memory or a library's resources ran out (allocation, codec set-up)
 };
 
 std::string_view to_string(ErrorCode code);

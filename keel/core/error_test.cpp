@@ -33,6 +33,7 @@ TEST(Error, FormatsEveryLocationKind) {
             "f:2: error: x");
   EXPECT_EQ(fmt::format("{}", Error(ErrorCode::kNotFound, "y")), "error: y");
   EXPECT_EQ(to_string(ErrorCode::kUnderflow), "underflow");
+  EXPECT_EQ(to_string(ErrorCode::kOutOfMemory), "out of memory");
 }
 
 AssertInfo g_last;

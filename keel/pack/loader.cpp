@@ -100,7 +100,7 @@ class Scratch {
     if (size == 0) return ok();
     data_ = static_cast<std::byte*>(allocator->allocate(size, alignment));
     if (data_ == nullptr) {
-      return fail(ErrorCode::kRefused, "out of memory: {} bytes of scratch", size);
+      return fail(ErrorCode::kOutOfMemory, "out of memory: {} bytes of scratch", size);
     }
     allocator_ = allocator;
     size_ = size;
@@ -298,7 +298,7 @@ Result<LoadedPack> Loader::load_from(Source& source, const LoadOptions& options)
     pack.assets_ =
         static_cast<LoadedPack::Asset*>(long_lived_->allocate(bytes, alignof(LoadedPack::Asset)));
     if (pack.assets_ == nullptr) {
-      return fail(ErrorCode::kRefused, "{}: out of memory for the master index", label);
+      return fail(ErrorCode::kOutOfMemory, "{}: out of memory for the master index", label);
     }
     pack.asset_count_ = index->item_count();
     for (usize i = 0; i < index->item_count(); ++i) {
@@ -338,7 +338,7 @@ Result<LoadedPack> Loader::load_from(Source& source, const LoadOptions& options)
       block.data =
           static_cast<std::byte*>(config.allocator->allocate(block.length, block.alignment));
       if (block.data == nullptr) {
-        return fail_at(SourceLocation::bytes(label, view.stored_offset), ErrorCode::kRefused,
+        return fail_at(SourceLocation::bytes(label, view.stored_offset), ErrorCode::kOutOfMemory,
                        "out of memory for block type {} ({} bytes)", type, block.length);
       }
     }

@@ -12,7 +12,7 @@ const Codec* find_codec(Compression method) {
 }
 
 Unexpected resource_error(Compression method, std::string_view what) {
-  return fail(ErrorCode::kRefused, "{}: {}", to_string(method), what);
+  return fail(ErrorCode::kOutOfMemory, "{}: {}", to_string(method), what);
 }
 
 Unexpected unknown_method(Compression method) {
