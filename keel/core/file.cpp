@@ -122,15 +122,11 @@ void AtomicFileWriter::discard() {
   }
 }
 
-Status write_file_atomic(const std::filesystem::path& path, std::span<const u8> bytes) {
+Status write_file_atomic(const std::filesystem::path& path, ByteSpan bytes) {
   AtomicFileWriter writer;
   if (auto s = writer.open(path); !s) return s;
   if (auto s = writer.write(bytes.data(), bytes.size()); !s) return s;
   return writer.commit();
-}
-
-Status write_file_atomic(const std::filesystem::path& path, ByteSpan bytes) {
-  return write_file_atomic(path, as_u8(bytes));
 }
 
 Status write_file_atomic(const std::filesystem::path& path, std::string_view text) {

@@ -24,7 +24,6 @@ Result<std::string> read_file(const std::filesystem::path& path);
 // Replaces `path` with the bytes, atomically. Threads and processes may save the same target at
 // once: each uses its own temporary name, and the last rename wins with a complete file.
 Status write_file_atomic(const std::filesystem::path& path, ByteSpan bytes);
-Status write_file_atomic(const std::filesystem::path& path, std::span<const u8> bytes);
 Status write_file_atomic(const std::filesystem::path& path, std::string_view text);
 
 // Streams a file into place: open(), write() any number of times, commit(). Destroying an

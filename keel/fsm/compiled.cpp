@@ -207,7 +207,7 @@ Result<CompiledFsms> CompiledFsms::load_file(const std::filesystem::path& path) 
 
 Status CompiledFsms::save_file(const std::filesystem::path& path) const {
   const ByteBuffer bytes = to_bytes();
-  return write_file_atomic(path, as_u8(bytes));
+  return write_file_atomic(path, bytes);
 }
 
 CompiledFsms CompiledFsms::adopt(std::vector<u32> words) {

@@ -264,7 +264,7 @@ int main(int argc, char** argv) {
     auto loaded = load(in, commands, options, status);
     if (!loaded) return status;
     const keel::ByteBuffer bytes = loaded->library.to_bytes();
-    if (auto st = keel::write_file_atomic(out, keel::as_u8(bytes)); !st) {
+    if (auto st = keel::write_file_atomic(out, bytes); !st) {
       fmt::print(stderr, "keel-script: {}\n", st.error().to_string());
       return 2;
     }
