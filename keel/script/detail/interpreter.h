@@ -138,24 +138,29 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
 
     op_game : {
       const u32 index = (header & 0xFFFF) - kFirstGameOpcode;  // 16-255 wrap to huge values
-      if (index >= op_count || ops[index].def == nullptr) [[unlikely]] {
+      if (index >= op_count || ops[index].site.def == nullptr) [[unlikely]] {
         r.pc += length;  // unknown: skipped
         KEEL_SCRIPT_NEXT();
       }
       const GameOp& g = ops[index];
       if constexpr (kChecked) {
         if (length < g.fixed) [[unlikely]] {
-          fail_at(in, r.pc, ErrorCode::kCorrupt, too_short(g.def->name, length, g.fixed));
+          fail_at(in, r.pc, ErrorCode::kCorrupt, too_short(g.site.def->name, length, g.fixed));
           goto done;
         }
       }
-      const std::optional<Outcome> outcome = call_game(machine, in, g, p, r.pc);
-      if (!outcome) [[unlikely]]
+      in.pc = r.pc;
+      const Outcome outcome = call_game(in, g, p);
+      // A handler that released its instance leaves the slot free until the frame ends (released
+      // slots are reused only then), so the state tells.
+      if (in.state != InstanceState::kRunning || in.halted) [[unlikely]]
         goto done;
-      switch (*outcome) {
-        case Outcome::kNext:
-          r.pc += g.conditional ? g.fixed : length;  // into the conditional, if any
-          KEEL_SCRIPT_NEXT();
+      if (outcome == Outcome::kNext) [[likely]] {
+        r.pc += g.conditional ? g.fixed : length;  // into the conditional, if any
+        KEEL_SCRIPT_NEXT();
+      }
+      switch (outcome) {
+        case Outcome::kNext:  // (above)
         case Outcome::kFalse: r.pc += length; KEEL_SCRIPT_NEXT();
         case Outcome::kYield:
           in.pc = r.pc + length;
@@ -165,7 +170,7 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
         case Outcome::kStop: finish(in); goto done;
         case Outcome::kFail: break;
       }
-      fail_at(in, r.pc, ErrorCode::kRefused, command_failed(*g.def));
+      fail_at(in, r.pc, ErrorCode::kRefused, command_failed(*g.site.def));
       goto done;
     }
 
