@@ -62,7 +62,7 @@ inline constexpr u32 kChunkSize = 1u << kChunkShift;
 inline constexpr f64 kTimeEpsilon = 1e-9;  // PAUSESECONDS(0.5) at 1/60 s resumes after 30 frames
 
 struct GameOp {
-  CommandSite site;          // site.def == nullptr: no such command
+  CommandSite site;          // site.def == nullptr: no such command (its invoker skips it)
   u16 fixed = 0;             // header + kinds word + parameters
   bool conditional = false;  // the signature allows a conditional
 };

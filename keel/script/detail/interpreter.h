@@ -138,8 +138,8 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
 
     op_game : {
       const u32 index = (header & 0xFFFF) - kFirstGameOpcode;  // 16-255 wrap to huge values
-      if (index >= op_count || ops[index].site.def == nullptr) [[unlikely]] {
-        r.pc += length;  // unknown: skipped
+      if (index >= op_count) [[unlikely]] {
+        r.pc += length;  // unknown: skipped (and so are holes below op_count: GameOp)
         KEEL_SCRIPT_NEXT();
       }
       const GameOp& g = ops[index];
@@ -155,6 +155,10 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
       // slots are reused only then), so the state tells.
       if (in.state != InstanceState::kRunning || in.halted) [[unlikely]]
         goto done;
+      // The loop's registers are read back from the instance rather than kept across the call
+      // (no spills; the handler cannot move a running instance's code or pc).
+      r = {in.code, in.size, in.pc};
+      length = read_u16(r.code + r.pc + 2);
       if (outcome == Outcome::kNext) [[likely]] {
         r.pc += g.conditional ? g.fixed : length;  // into the conditional, if any
         KEEL_SCRIPT_NEXT();
