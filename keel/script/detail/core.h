@@ -196,10 +196,12 @@ class Core {
   // instance entered a script that needs the other kChecked.
   template <Mode kMode, bool kChecked, bool kSingle>
   u32 interpret(Machine& machine, Instance* only, u32 budget, bool& switched);
-  // One built-in command of opcode kOp (skipped when kOp is not a built-in).
+  // One built-in command of opcode kOp (skipped when kOp is not a built-in). `checked_length`:
+  // its length as the checked loop read it (the unchecked loop passes 0: validated built-ins are
+  // exactly their size).
   template <u32 kOp, bool kChecked>
   [[gnu::always_inline]] inline Step run_builtin(Instance& in, u32 pc, const std::byte* p,
-                                                 u32 length);
+                                                 u32 checked_length);
 
   CommandSet commands;  // a copy: the dispatch table points into it
   MachineOptions options;

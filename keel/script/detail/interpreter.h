@@ -18,12 +18,15 @@
 namespace keel::script::detail {
 
 template <u32 kOp, bool kChecked>
-Step Core::run_builtin(Instance& in, u32 pc, const std::byte* p, u32 length) {
+Step Core::run_builtin(Instance& in, u32 pc, const std::byte* p, u32 checked_length) {
   using B = BuiltinOp<kOp>;
   if constexpr (!B::kDefined) {
-    return next_at(pc + length);  // unknown: skipped (newer scripts on an older runtime)
+    // Unknown: skipped (newer scripts on an older runtime).
+    return next_at(pc + (kChecked ? checked_length : u32{read_u16(p + 2)}));
   } else {
+    u32 length;
     if constexpr (kChecked) {
+      length = checked_length;
       if (length < B::kInfo.size()) [[unlikely]] {
         fail_at(in, pc, ErrorCode::kCorrupt, too_short(B::kInfo.command, length, B::kInfo.size()));
         return kStop;
@@ -32,6 +35,10 @@ Step Core::run_builtin(Instance& in, u32 pc, const std::byte* p, u32 length) {
         fail_at(in, pc, ErrorCode::kCorrupt, bad_layout(B::kInfo.command, problem));
         return kStop;
       }
+    } else if constexpr (B::kInfo.layout == Layout::kFixed) {
+      length = B::kInfo.size();  // validated: exactly its size
+    } else {
+      length = read_u16(p + 2);
     }
     return B::run(*this, in, pc, p, length);
   }
@@ -70,15 +77,16 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
       } r{in.code, in.size, in.pc};
       u32 left = budget;  // commands this instance may still run in this frame
       const std::byte* p = nullptr;
-      u32 header = 0;
-      u32 length = 0;
+      u32 op = 0;
+      u32 length = 0;  // checked: read (and checked) with the opcode; else read where needed
       if constexpr (!kSingle) {
         if (in.trusted == kChecked) [[unlikely]]
           goto other_loop;
       }
 
 // Ends every command: the end of the script and the budget are checked, the next command's
-// header read (and, checked, its length), the debugger told; then it is counted and dispatched.
+// opcode read (and, checked, its length, checked), the debugger told; then it is counted and
+// dispatched. (Validated scripts need no length here: a built-in's is its size.)
 #define KEEL_SCRIPT_NEXT()                                                  \
   if (r.pc >= r.size) [[unlikely]]                                          \
     goto end_of_script;                                                     \
@@ -89,19 +97,20 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
     if (r.size - r.pc < kHeaderSize) {                                      \
       goto cut_off;                                                         \
     }                                                                       \
-  }                                                                         \
-  header = read_u32(p);                                                     \
-  length = header >> 16;                                                    \
-  if constexpr (kChecked) {                                                 \
+    const u32 header = read_u32(p);                                         \
+    op = header & 0xFFFF;                                                   \
+    length = header >> 16;                                                  \
     if ((length < kHeaderSize) | (length & 3) | (length > r.size - r.pc)) { \
       goto corrupt_length;                                                  \
     }                                                                       \
+  } else {                                                                  \
+    op = read_u16(p);                                                       \
   }                                                                         \
   if constexpr (kDebug) {                                                   \
-    if (debug_stop<kMode>(in, r.pc, length)) goto done;                     \
+    if (debug_stop<kMode>(in, r.pc, read_u16(p + 2))) goto done;            \
   }                                                                         \
   --left;                                                                   \
-  goto* kTable[std::min<u32>(header & 0xFFFF, kBuiltinSlots)]
+  goto* kTable[std::min<u32>(op, kBuiltinSlots)]
 
 #define KEEL_SCRIPT_OP(N)                                            \
   op_##N : {                                                         \
@@ -133,13 +142,16 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
       KEEL_SCRIPT_OP(15)
 
     op_skip:  // unknown opcode: skipped (newer scripts on an older runtime)
-      r.pc += length;
+      r.pc += kChecked ? length : u32{read_u16(p + 2)};
       KEEL_SCRIPT_NEXT();
 
     op_game : {
-      const u32 index = (header & 0xFFFF) - kFirstGameOpcode;  // 16-255 wrap to huge values
+      const u32 index = op - kFirstGameOpcode;  // 16-255 wrap to huge values
       if (index >= op_count) [[unlikely]] {
-        r.pc += length;  // unknown: skipped (and so are holes below op_count: GameOp)
+        r.pc += kChecked
+                    ? length
+                    : u32{read_u16(
+                          p + 2)};  // unknown: skipped (and so are holes below op_count: GameOp)
         KEEL_SCRIPT_NEXT();
       }
       const GameOp& g = ops[index];
@@ -212,7 +224,7 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
       goto done;
 
     corrupt_length:
-      fail_at(in, r.pc, ErrorCode::kCorrupt, bad_length(header & 0xFFFF, length, r.size - r.pc));
+      fail_at(in, r.pc, ErrorCode::kCorrupt, bad_length(op, length, r.size - r.pc));
       goto done;
 
     other_loop:  // the script now running needs the other kChecked
