@@ -59,6 +59,12 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
   const GameOp* const ops = game_ops.data();
   const u32 op_count = static_cast<u32>(game_ops.size());
   const u32 count = kSingle ? 1 : used;
+  // Copies: stores to instances could alias the members for all the compiler knows.
+  const u64 now_frame = frame;
+  const f64 now_time = time;
+  if constexpr (!kSingle) {
+    if (budget == 0) __builtin_unreachable();  // the Machine keeps command_budget >= 1
+  }
   u64 commands_run = 0;
   u32 instances_run = 0;
   for (u32 base = 0; base < count; base += kChunkSize) {
@@ -67,7 +73,7 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
     for (u32 i = 0; i < n; ++i) {
       Instance& in = chunk[i];
       if constexpr (!kSingle) {
-        if (!due(in, frame, time)) continue;
+        if (!due(in, now_frame, now_time)) continue;
       }
       // The interpreter's registers. Every way out of an instance's frame goes to `done`.
       struct {
