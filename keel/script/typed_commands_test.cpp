@@ -192,6 +192,22 @@ TEST(TypedCommands, HandlerThroughCallMatches) {
   EXPECT_EQ(slow.machine->variable(slow.id, "v"), 9);
 }
 
+// A typed CommandDef whose handler is replaced keeps its invoker fields; the Machine then finds
+// no callable of the typed kind and calls the new handler through a Call instead of crashing.
+TEST(EntryPoints, TypedDefWithReplacedHandler) {
+  CommandSet typed = default_commands();
+  ASSERT_TRUE(typed.add("PUT", 0x0300, [](s32& v, s32 x) { v = x; }));
+  CommandDef def = *typed.find("PUT");
+  def.handler = [](Call& call) {
+    call.set_at(0, call.value_at(1) * 2);
+    return Outcome::kNext;
+  };
+  CommandSet commands = default_commands();
+  ASSERT_TRUE(commands.add(def));
+  auto rig = run(commands, R"(SCRIPT("s") { PUT(v, 21); })");
+  EXPECT_EQ(rig.machine->variable(rig.id, "v"), 42);
+}
+
 TEST(EntryPoints, TypedAddRejects) {
   CommandSet commands = default_commands();
   ASSERT_TRUE(commands.add("ONE", 0x0300, [](s32) {}));

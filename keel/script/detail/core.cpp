@@ -50,9 +50,13 @@ Core::Core(Machine& machine, const CommandSet& command_set, MachineOptions machi
       if (def.params[i].type == ParamType::kValue) site.value_mask |= bit;
       if (def.params[i].type == ParamType::kFloat) site.float_mask |= bit;
     }
-    if (def.invoker != nullptr && def.locate != nullptr) {
+    // (A typed def whose handler was replaced afterwards has no callable of its type: the
+    // generic path calls whatever the handler is.)
+    if (const void* typed =
+            def.invoker != nullptr && def.locate != nullptr ? def.locate(def.handler) : nullptr;
+        typed != nullptr) {
       site.invoke = def.invoker;
-      site.object = def.locate(def.handler);
+      site.object = typed;
     } else if (const auto* f = def.handler.target<Outcome (*)(Call&)>(); f != nullptr) {
       site.invoke = &invoke_function;
       site.function = *f;
