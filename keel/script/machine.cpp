@@ -32,7 +32,7 @@ Machine::Machine(const CommandSet& commands, MachineOptions options) {
               "MachineOptions::max_call_depth is {}: CALLSCRIPT depth is limited to 255",
               options.max_call_depth);
   options.command_budget = std::max<u32>(options.command_budget, 1);  // release builds
-  core_ = std::make_unique<detail::Core>(commands, options);
+  core_ = std::make_unique<detail::Core>(*this, commands, options);
 }
 
 Machine::~Machine() = default;

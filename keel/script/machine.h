@@ -10,8 +10,9 @@
 // Each instance has a program counter, a wait (frames or seconds), a call stack (CALLSCRIPT) of
 // limited depth, and its own variables. Variables are looked up in the instance first, then among
 // the game-wide variables (set_global); a script writing a name neither has creates it in the
-// instance; reading an unset name gives 0. Every command is checked before it runs: a bad length
-// or layout stops that instance with an error (state kFailed, error()), never the game. Each
+// instance; reading an unset name gives 0. Scripts are validated when loaded (add_library); any
+// other is checked command by command: a bad length or layout stops that instance with an error
+// (state kFailed, error()), never the game. Each
 // instance runs at most `command_budget` commands per frame, so an endless loop costs one budget
 // per frame and nothing more. Steady-state frames allocate nothing.
 //

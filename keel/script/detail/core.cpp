@@ -8,7 +8,28 @@
 
 namespace keel::script::detail {
 
-Core::Core(const CommandSet& command_set, MachineOptions machine_options)
+namespace {
+
+// The invokers of handlers that take a Call: a plain function, or any other callable.
+Outcome invoke_function(const CommandSite& site, Instance& in, VariableSet& vars,
+                        const std::byte* p, void* user) {
+  Call call(site, in, vars, p, user);
+  return site.function(call);
+}
+Outcome invoke_handler(const CommandSite& site, Instance& in, VariableSet& vars, const std::byte* p,
+                       void* user) {
+  Call call(site, in, vars, p, user);
+  return (*static_cast<const Handler*>(site.object))(call);
+}
+// The invoker of opcodes between game commands that no command has: skipped (kFalse = on with
+// the next command), which spares the loop a test for holes.
+Outcome invoke_nothing(const CommandSite&, Instance&, VariableSet&, const std::byte*, void*) {
+  return Outcome::kFalse;
+}
+
+}  // namespace
+
+Core::Core(Machine& machine, const CommandSet& command_set, MachineOptions machine_options)
     : commands(command_set), options(machine_options), salt(keel::detail::next_slot_map_salt()) {
   options.max_call_depth = std::min<u32>(options.max_call_depth, 255);
   for (const CommandDef& def : commands.all()) {
@@ -16,19 +37,38 @@ Core::Core(const CommandSet& command_set, MachineOptions machine_options)
     const usize index = def.opcode - kFirstGameOpcode;
     if (game_ops.size() <= index) game_ops.resize(index + 1);
     GameOp& op = game_ops[index];
-    op.def = &def;
-    op.fixed = fixed_size(def);
-    op.kinds = has_kinds_word(def);
-    op.params_at = op.kinds ? 8 : 4;
-    op.conditional = def.conditional != Conditional::kForbidden;
-    const auto* f = def.handler.target<HandlerFunction>();
-    op.function = f != nullptr ? *f : +[](Call& call) { return call.command().handler(call); };
+    CommandSite& site = op.site;
+    site.machine = &machine;
+    site.globals = &globals;
+    site.def = &def;
+    site.param_count = static_cast<u32>(def.params.size());
+    site.kinds = has_kinds_word(def);
+    site.params_at = site.kinds ? kHeaderSize + 4 : kHeaderSize;
     for (usize i = 0; i < def.params.size(); ++i) {
       const u32 bit = 1u << i;
-      if (def.params[i].type == ParamType::kVariable) op.variable_mask |= bit;
-      if (def.params[i].type == ParamType::kValue) op.value_mask |= bit;
-      if (def.params[i].type == ParamType::kFloat) op.float_mask |= bit;
+      if (def.params[i].type == ParamType::kVariable) site.variable_mask |= bit;
+      if (def.params[i].type == ParamType::kValue) site.value_mask |= bit;
+      if (def.params[i].type == ParamType::kFloat) site.float_mask |= bit;
     }
+    // (A typed def whose handler was replaced afterwards has no callable of its type: the
+    // generic path calls whatever the handler is.)
+    if (const void* typed =
+            def.invoker != nullptr && def.locate != nullptr ? def.locate(def.handler) : nullptr;
+        typed != nullptr) {
+      site.invoke = def.invoker;
+      site.object = typed;
+    } else if (const auto* f = def.handler.target<Outcome (*)(Call&)>(); f != nullptr) {
+      site.invoke = &invoke_function;
+      site.function = *f;
+    } else {
+      site.invoke = &invoke_handler;
+      site.object = &def.handler;
+    }
+    op.fixed = fixed_size(def);
+    op.conditional = def.conditional != Conditional::kForbidden;
+  }
+  for (GameOp& op : game_ops) {
+    if (op.site.def == nullptr) op.site.invoke = &invoke_nothing;
   }
 }
 

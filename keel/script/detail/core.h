@@ -61,19 +61,10 @@ inline constexpr u32 kChunkShift = 10;
 inline constexpr u32 kChunkSize = 1u << kChunkShift;
 inline constexpr f64 kTimeEpsilon = 1e-9;  // PAUSESECONDS(0.5) at 1/60 s resumes after 30 frames
 
-using HandlerFunction = Outcome (*)(Call&);
-
 struct GameOp {
-  const CommandDef* def = nullptr;
-  // The handler when it is a plain function, else a function that calls the std::function.
-  HandlerFunction function = nullptr;
+  CommandSite site;          // site.def == nullptr: no such command (its invoker skips it)
   u16 fixed = 0;             // header + kinds word + parameters
-  u16 params_at = 4;         // 8 with a kinds word
-  bool kinds = false;        // has a kinds word
   bool conditional = false;  // the signature allows a conditional
-  u32 variable_mask = 0;     // kVariable parameters
-  u32 value_mask = 0;        // kValue parameters (the kinds word may mark these as variables)
-  u32 float_mask = 0;        // kFloat parameters
 };
 
 struct ScriptRef {
@@ -100,7 +91,7 @@ enum class Mode : u8 { kFast, kDebug, kStep };
 
 class Core {
  public:
-  Core(const CommandSet& commands, MachineOptions options);
+  Core(Machine& machine, const CommandSet& commands, MachineOptions options);
 
   // --- instances ---
   Instance& slot(u32 index) const { return chunks[index >> kChunkShift][index & (kChunkSize - 1)]; }
@@ -158,22 +149,11 @@ class Core {
     in.pc = back.pc;
   }
 
-  // Runs game command `op` at `pc` (its bytes at `p`): its outcome, or nothing when the handler
-  // released, failed or halted the instance.
-  [[gnu::always_inline]] std::optional<Outcome> call_game(Machine& machine, Instance& in,
-                                                          const GameOp& op, const std::byte* p,
-                                                          u32 pc) {
-    in.pc = pc;
-    const u32 variables = op.variable_mask | (op.kinds ? read_u32(p + 4) & op.value_mask : 0);
-    Call call(machine, in, in.user, in.variables, globals, *op.def, p + op.params_at, variables,
-              op.float_mask);
-    const Outcome outcome = op.function(call);
-    // A handler that released its instance leaves the slot free until the frame ends (released
-    // slots are reused only then), so the state tells.
-    if (in.state != InstanceState::kRunning || in.halted) [[unlikely]] {
-      return std::nullopt;
-    }
-    return outcome;
+  // Runs game command `op` at `pc` (its bytes at `p`, in.pc == pc): the handler's outcome.
+  // The caller checks the instance's state afterwards (a handler may release, fail or halt it).
+  [[gnu::always_inline]] static Outcome call_game(Instance& in, const GameOp& op,
+                                                  const std::byte* p) {
+    return op.site.invoke(op.site, in, in.variables, p, in.user);
   }
 
   // --- ending and failing ---
@@ -216,10 +196,12 @@ class Core {
   // instance entered a script that needs the other kChecked.
   template <Mode kMode, bool kChecked, bool kSingle>
   u32 interpret(Machine& machine, Instance* only, u32 budget, bool& switched);
-  // One built-in command of opcode kOp (skipped when kOp is not a built-in).
+  // One built-in command of opcode kOp (skipped when kOp is not a built-in). `checked_length`:
+  // its length as the checked loop read it (the unchecked loop passes 0: validated built-ins are
+  // exactly their size).
   template <u32 kOp, bool kChecked>
   [[gnu::always_inline]] inline Step run_builtin(Instance& in, u32 pc, const std::byte* p,
-                                                 u32 length);
+                                                 u32 checked_length);
 
   CommandSet commands;  // a copy: the dispatch table points into it
   MachineOptions options;

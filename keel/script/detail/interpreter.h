@@ -18,12 +18,15 @@
 namespace keel::script::detail {
 
 template <u32 kOp, bool kChecked>
-Step Core::run_builtin(Instance& in, u32 pc, const std::byte* p, u32 length) {
+Step Core::run_builtin(Instance& in, u32 pc, const std::byte* p, u32 checked_length) {
   using B = BuiltinOp<kOp>;
   if constexpr (!B::kDefined) {
-    return next_at(pc + length);  // unknown: skipped (newer scripts on an older runtime)
+    // Unknown: skipped (newer scripts on an older runtime).
+    return next_at(pc + (kChecked ? checked_length : u32{read_u16(p + 2)}));
   } else {
+    u32 length;
     if constexpr (kChecked) {
+      length = checked_length;
       if (length < B::kInfo.size()) [[unlikely]] {
         fail_at(in, pc, ErrorCode::kCorrupt, too_short(B::kInfo.command, length, B::kInfo.size()));
         return kStop;
@@ -32,6 +35,10 @@ Step Core::run_builtin(Instance& in, u32 pc, const std::byte* p, u32 length) {
         fail_at(in, pc, ErrorCode::kCorrupt, bad_layout(B::kInfo.command, problem));
         return kStop;
       }
+    } else if constexpr (B::kInfo.layout == Layout::kFixed) {
+      length = B::kInfo.size();  // validated: exactly its size
+    } else {
+      length = read_u16(p + 2);
     }
     return B::run(*this, in, pc, p, length);
   }
@@ -52,6 +59,12 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
   const GameOp* const ops = game_ops.data();
   const u32 op_count = static_cast<u32>(game_ops.size());
   const u32 count = kSingle ? 1 : used;
+  // Copies: stores to instances could alias the members for all the compiler knows.
+  const u64 now_frame = frame;
+  const f64 now_time = time;
+  if constexpr (!kSingle) {
+    if (budget == 0) __builtin_unreachable();  // the Machine keeps command_budget >= 1
+  }
   u64 commands_run = 0;
   u32 instances_run = 0;
   for (u32 base = 0; base < count; base += kChunkSize) {
@@ -60,7 +73,7 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
     for (u32 i = 0; i < n; ++i) {
       Instance& in = chunk[i];
       if constexpr (!kSingle) {
-        if (!due(in, frame, time)) continue;
+        if (!due(in, now_frame, now_time)) continue;
       }
       // The interpreter's registers. Every way out of an instance's frame goes to `done`.
       struct {
@@ -70,15 +83,16 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
       } r{in.code, in.size, in.pc};
       u32 left = budget;  // commands this instance may still run in this frame
       const std::byte* p = nullptr;
-      u32 header = 0;
-      u32 length = 0;
+      u32 op = 0;
+      u32 length = 0;  // checked: read (and checked) with the opcode; else read where needed
       if constexpr (!kSingle) {
         if (in.trusted == kChecked) [[unlikely]]
           goto other_loop;
       }
 
 // Ends every command: the end of the script and the budget are checked, the next command's
-// header read (and, checked, its length), the debugger told; then it is counted and dispatched.
+// opcode read (and, checked, its length, checked), the debugger told; then it is counted and
+// dispatched. (Validated scripts need no length here: a built-in's is its size.)
 #define KEEL_SCRIPT_NEXT()                                                  \
   if (r.pc >= r.size) [[unlikely]]                                          \
     goto end_of_script;                                                     \
@@ -89,19 +103,20 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
     if (r.size - r.pc < kHeaderSize) {                                      \
       goto cut_off;                                                         \
     }                                                                       \
-  }                                                                         \
-  header = read_u32(p);                                                     \
-  length = header >> 16;                                                    \
-  if constexpr (kChecked) {                                                 \
+    const u32 header = read_u32(p);                                         \
+    op = header & 0xFFFF;                                                   \
+    length = header >> 16;                                                  \
     if ((length < kHeaderSize) | (length & 3) | (length > r.size - r.pc)) { \
       goto corrupt_length;                                                  \
     }                                                                       \
+  } else {                                                                  \
+    op = read_u16(p);                                                       \
   }                                                                         \
   if constexpr (kDebug) {                                                   \
-    if (debug_stop<kMode>(in, r.pc, length)) goto done;                     \
+    if (debug_stop<kMode>(in, r.pc, read_u16(p + 2))) goto done;            \
   }                                                                         \
   --left;                                                                   \
-  goto* kTable[std::min<u32>(header & 0xFFFF, kBuiltinSlots)]
+  goto* kTable[std::min<u32>(op, kBuiltinSlots)]
 
 #define KEEL_SCRIPT_OP(N)                                            \
   op_##N : {                                                         \
@@ -133,29 +148,41 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
       KEEL_SCRIPT_OP(15)
 
     op_skip:  // unknown opcode: skipped (newer scripts on an older runtime)
-      r.pc += length;
+      r.pc += kChecked ? length : u32{read_u16(p + 2)};
       KEEL_SCRIPT_NEXT();
 
     op_game : {
-      const u32 index = (header & 0xFFFF) - kFirstGameOpcode;  // 16-255 wrap to huge values
-      if (index >= op_count || ops[index].def == nullptr) [[unlikely]] {
-        r.pc += length;  // unknown: skipped
+      const u32 index = op - kFirstGameOpcode;  // 16-255 wrap to huge values
+      if (index >= op_count) [[unlikely]] {
+        r.pc += kChecked
+                    ? length
+                    : u32{read_u16(
+                          p + 2)};  // unknown: skipped (and so are holes below op_count: GameOp)
         KEEL_SCRIPT_NEXT();
       }
       const GameOp& g = ops[index];
       if constexpr (kChecked) {
         if (length < g.fixed) [[unlikely]] {
-          fail_at(in, r.pc, ErrorCode::kCorrupt, too_short(g.def->name, length, g.fixed));
+          fail_at(in, r.pc, ErrorCode::kCorrupt, too_short(g.site.def->name, length, g.fixed));
           goto done;
         }
       }
-      const std::optional<Outcome> outcome = call_game(machine, in, g, p, r.pc);
-      if (!outcome) [[unlikely]]
+      in.pc = r.pc;
+      const Outcome outcome = call_game(in, g, p);
+      // A handler that released its instance leaves the slot free until the frame ends (released
+      // slots are reused only then), so the state tells.
+      if (in.state != InstanceState::kRunning || in.halted) [[unlikely]]
         goto done;
-      switch (*outcome) {
-        case Outcome::kNext:
-          r.pc += g.conditional ? g.fixed : length;  // into the conditional, if any
-          KEEL_SCRIPT_NEXT();
+      // The loop's registers are read back from the instance rather than kept across the call
+      // (no spills; the handler cannot move a running instance's code or pc).
+      r = {in.code, in.size, in.pc};
+      length = read_u16(r.code + r.pc + 2);
+      if (outcome == Outcome::kNext) [[likely]] {
+        r.pc += g.conditional ? g.fixed : length;  // into the conditional, if any
+        KEEL_SCRIPT_NEXT();
+      }
+      switch (outcome) {
+        case Outcome::kNext:  // (above)
         case Outcome::kFalse: r.pc += length; KEEL_SCRIPT_NEXT();
         case Outcome::kYield:
           in.pc = r.pc + length;
@@ -165,7 +192,7 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
         case Outcome::kStop: finish(in); goto done;
         case Outcome::kFail: break;
       }
-      fail_at(in, r.pc, ErrorCode::kRefused, command_failed(*g.def));
+      fail_at(in, r.pc, ErrorCode::kRefused, command_failed(*g.site.def));
       goto done;
     }
 
@@ -203,7 +230,7 @@ u32 Core::interpret(Machine& machine, Instance* const only, const u32 budget, bo
       goto done;
 
     corrupt_length:
-      fail_at(in, r.pc, ErrorCode::kCorrupt, bad_length(header & 0xFFFF, length, r.size - r.pc));
+      fail_at(in, r.pc, ErrorCode::kCorrupt, bad_length(op, length, r.size - r.pc));
       goto done;
 
     other_loop:  // the script now running needs the other kChecked
