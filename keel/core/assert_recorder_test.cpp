@@ -103,5 +103,13 @@ TEST(AssertRecorder, ChecksPassInReleaseBuildsWithoutAsserts) {
   }
 }
 
+using AssertRecorderFixture = AssertRecordingTest;
+
+TEST_F(AssertRecorderFixture, RecordsForTheWholeTest) {
+  fail_with("recorded by the fixture");
+  EXPECT_EQ(asserts_.count(), 1u);
+  asserts_.expect_asserted("by the fixture");
+}
+
 }  // namespace
 }  // namespace keel::testing

@@ -16,12 +16,9 @@
 namespace keel::pack {
 namespace {
 
-// Asserts are compiled out of release builds: these tests check what the caller then gets.
-class EntryPoints : public ::testing::Test {
- protected:
-  // asserts_.expect_asserted(words): in debug builds the assertion fired and named the mistake.
-  keel::testing::AssertRecorder asserts_;
-};
+// Asserts are recorded in asserts_ (keel/core/testing/assert_recorder.h), not fatal. They are
+// compiled out of release builds: these tests check what the caller then gets.
+using EntryPoints = keel::testing::AssertRecordingTest;
 
 TEST_F(EntryPoints, CompressionUnknownMethodsAndZeroSizes) {
   const auto bad = static_cast<Compression>(9);

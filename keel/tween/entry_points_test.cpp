@@ -17,11 +17,8 @@
 namespace keel::tween {
 namespace {
 
-class EntryPoints : public ::testing::Test {
- protected:
-  // asserts_.expect_asserted(words): in debug builds the assertion fired and named the mistake.
-  keel::testing::AssertRecorder asserts_;
-};
+// Asserts are recorded in asserts_ (keel/core/testing/assert_recorder.h), not fatal.
+using EntryPoints = keel::testing::AssertRecordingTest;
 
 TEST_F(EntryPoints, TweenBadTimingIsReplaced) {
   TweenSystem tweens;

@@ -7,6 +7,8 @@
 //   asserts.expect_asserted("bucket 99");   // a new assert since the last check names it
 //   asserts.expect_assert_count(1, "bucket");  // one in all, the last one naming it
 //
+// AssertRecordingTest (below) is a test fixture holding one, as asserts_.
+//
 // Asserts are compiled out of release builds (KEEL_ASSERTS_ENABLED is 0 there): the expect_
 // checks then pass without looking, so the same test checks the release fallback too. A failed
 // check is reported at the caller's line (a GoogleTest non-fatal failure).
@@ -132,6 +134,14 @@ class AssertRecorder {
   usize checked_ = 0;  // messages_.size() at the last expect_ check
   AssertRecorder* previous_recorder_;
   AssertHandler previous_handler_;
+};
+
+// A GoogleTest fixture whose tests record asserts in asserts_:
+//   using EntryPoints = keel::testing::AssertRecordingTest;
+//   TEST_F(EntryPoints, X) { call_wrongly(); asserts_.expect_asserted("names the mistake"); }
+class AssertRecordingTest : public ::testing::Test {
+ protected:
+  AssertRecorder asserts_;
 };
 
 }  // namespace keel::testing

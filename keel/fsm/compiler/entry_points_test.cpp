@@ -13,12 +13,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// Records asserts instead of aborting; asserts_.expect_asserted() checks one fired (asserts are
-// compiled out of release builds, where it passes).
-class EntryPoints : public ::testing::Test {
- protected:
-  keel::testing::AssertRecorder asserts_;
-};
+// Asserts are recorded in asserts_ (keel/core/testing/assert_recorder.h), not fatal.
+using EntryPoints = keel::testing::AssertRecordingTest;
 
 TEST_F(EntryPoints, CompileEmptyInputIsAnError) {
   TypeRegistry types;
