@@ -1,7 +1,7 @@
 // Public entry points called wrongly (issue 17, section 4): each returns an error or asserts
 // with a message naming the mistake, and none crashes a release build. Asserts are counted
 // here instead of aborting, so the same tests run in debug (asserts on) and release.
-#include "keel/core/assert.h"
+#include "keel/core/testing/assert_recorder.h"
 #include "keel/fsm/animation.h"
 #include "keel/fsm/testing/fsm_fixture.h"
 
@@ -9,32 +9,14 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <vector>
 
 namespace keel::fsm {
 namespace {
 
 using ::testing::HasSubstr;
 
-std::vector<std::string>& asserts() {
-  static std::vector<std::string> messages;
-  return messages;
-}
-void record_assert(const AssertInfo& info) { asserts().push_back(info.message); }
-
-// Installs the recording handler; expect() checks that an assert fired (debug builds only).
-class EntryPoints : public ::testing::Test {
- protected:
-  void SetUp() override { asserts().clear(); }
-  static void expect_assert(std::string_view text) {
-    if (KEEL_ASSERTS_ENABLED) {
-      ASSERT_FALSE(asserts().empty()) << "expected an assert naming: " << text;
-      EXPECT_THAT(asserts().back(), HasSubstr(std::string(text)));
-    }
-    asserts().clear();
-  }
-  ScopedAssertHandler handler_{&record_assert};
-};
+// Asserts are recorded in asserts_ (keel/core/testing/assert_recorder.h), not fatal.
+using EntryPoints = keel::testing::AssertRecordingTest;
 
 constexpr const char* kSource = R"(
 FSM("Door", "Character")
@@ -49,11 +31,11 @@ TEST_F(EntryPoints, InstanceBeforeInitIsInert) {
   FsmInstance i;
   EXPECT_FALSE(i.initialized());
   EXPECT_EQ(i.event("open"), EventResult::kNotFound);
-  expect_assert("event() before init()");
+  asserts_.expect_asserted("event() before init()");
   EXPECT_EQ(i.run(), EventResult::kNotFound);
-  expect_assert("run() before init()");
+  asserts_.expect_asserted("run() before init()");
   i.reset();
-  expect_assert("reset() before init()");
+  asserts_.expect_asserted("reset() before init()");
   EXPECT_EQ(i.state_name(), "");
   EXPECT_EQ(i.fsm_name(), "");
   EXPECT_FALSE(i.has_behavior("animate"));
@@ -138,7 +120,7 @@ TEST_F(EntryPoints, AnimatorWithoutClipsOrInstancesDoesNothing) {
   a.update(unstarted);                                // nothing playing: no events
   a.play(unstarted, {.alias = string_hash("Walk")});  // no alias: reported, nothing starts
   EXPECT_EQ(a.clip(), nullptr);
-  asserts().clear();
+  asserts_.clear();
 }
 
 TEST_F(EntryPoints, CommandHandlerForABuiltInOpcodeIsRefused) {

@@ -1,7 +1,7 @@
 // Entry points of the hashing module given bad caller input: each returns an error or asserts
 // with a message naming the mistake, and none crashes in a release build (issue 17, section 4).
-#include "keel/core/assert.h"
 #include "keel/core/hash.h"
+#include "keel/core/testing/assert_recorder.h"
 #include "keel/hashing/collision_check.h"
 #include "keel/hashing/dna.h"
 #include "keel/hashing/factory.h"
@@ -20,42 +20,22 @@
 namespace keel::hashing {
 namespace {
 
-int g_asserts = 0;
-std::string g_last_assert;
-void counting_handler(const AssertInfo& info) {
-  ++g_asserts;
-  g_last_assert = info.message;
-}
-
-// Counts the asserts of one block; expects `n` of them when asserts are compiled in.
-class AssertCounter {
- public:
-  AssertCounter() : handler_(counting_handler) { g_asserts = 0; }
-  void expect(int n, const char* mention = "") const {
-    if (KEEL_ASSERTS_ENABLED) {
-      EXPECT_EQ(g_asserts, n);
-      EXPECT_NE(g_last_assert.find(mention), std::string::npos) << g_last_assert;
-    }
-  }
-
- private:
-  ScopedAssertHandler handler_;
-};
+using keel::testing::AssertRecorder;
 
 struct Thing {
   virtual ~Thing() = default;
 };
 
 TEST(EntryPoints, HashContainersZeroSizesAndNullData) {
-  AssertCounter asserts;
+  AssertRecorder asserts;
   HashTable<int> table(0);  // asserted; release builds use one bucket
-  asserts.expect(1, "at least one bucket");
+  asserts.expect_assert_count(1, "at least one bucket");
   EXPECT_EQ(table.bucket_count(), 1u);
   int v = 7;
   EXPECT_TRUE(table.add(5, &v));
   EXPECT_EQ(table.find(5), &v);
   (void)table.bucket(3);  // past the buckets: asserted, wraps in release
-  asserts.expect(2, "bucket 3 of 1");
+  asserts.expect_assert_count(2, "bucket 3 of 1");
 
   HashList<int> list;
   EXPECT_EQ(list.find(1), nullptr);  // empty: simply missing
@@ -67,40 +47,40 @@ TEST(EntryPoints, HashContainersZeroSizesAndNullData) {
   EXPECT_FALSE(tree.add(1, nullptr));
   EXPECT_EQ(tree.count(), 0u);
   EXPECT_FALSE(tree.remove(1));
-  asserts.expect(4, "null data");
+  asserts.expect_assert_count(4, "null data");
 }
 
 TEST(EntryPoints, HashListCallOrder) {
-  AssertCounter asserts;
+  AssertRecorder asserts;
   HashList<int> list;
   int a = 1;
   list.defer_sort();
   ASSERT_TRUE(list.add(10, &a));
   (void)list.find(10);  // before sort(): asserted, no crash
-  asserts.expect(1, "before sort()");
+  asserts.expect_assert_count(1, "before sort()");
   ASSERT_TRUE(list.sort());
   EXPECT_EQ(list.find(10), &a);
   EXPECT_FALSE(list.remove(99));  // missing: an error value
 }
 
 TEST(EntryPoints, DnaLayoutFieldIndexesAndRanges) {
-  AssertCounter asserts;
+  AssertRecorder asserts;
   Result<DnaLayout> layout = DnaLayout::make("l", {{"a", 0, 2, 4}});
   ASSERT_TRUE(layout);
   EXPECT_EQ(layout->set(0, 5, 1).error().code(), ErrorCode::kOutOfRange);
   EXPECT_EQ(layout->get(0xFF, 5), 0u);
-  asserts.expect(1, "field 5 of 1");
+  asserts.expect_assert_count(1, "field 5 of 1");
   EXPECT_EQ(layout->field(9).name, "");
-  asserts.expect(2, "field 9 of 1");
+  asserts.expect_assert_count(2, "field 9 of 1");
   EXPECT_EQ(layout->legal_count(0, 7), 4u);
-  asserts.expect(3, "field range");
+  asserts.expect_assert_count(3, "field range");
   EXPECT_EQ(layout->legal_count(3, 1), 0u);
   EXPECT_FALSE(layout->encode({}));  // wrong number of values
   EXPECT_FALSE(DnaLayout::make("empty name", {{"", 0, 1, 2}}));
 }
 
 TEST(EntryPoints, NamesUnregisteredEmptyOrWithoutCreator) {
-  AssertCounter asserts;
+  AssertRecorder asserts;
   Factory<Thing> factory;
   EXPECT_EQ(factory.create("Nothing").error().code(), ErrorCode::kNotFound);
   EXPECT_EQ(factory.create("").error().code(), ErrorCode::kNotFound);
@@ -115,7 +95,7 @@ TEST(EntryPoints, NamesUnregisteredEmptyOrWithoutCreator) {
   EXPECT_EQ(names.find("missing"), NameRegistry::kUndefined);
   EXPECT_EQ(names.define("zero", NameRegistry::kUndefined).error().code(),
             ErrorCode::kInvalidArgument);
-  asserts.expect(1, "id 0 means undefined");
+  asserts.expect_assert_count(1, "id 0 means undefined");
   EXPECT_EQ(names.size(), 0u);
 }
 

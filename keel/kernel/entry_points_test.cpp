@@ -1,7 +1,7 @@
 // Entry points of the kernel given bad caller input: each is refused (false) or asserts with a
 // message naming the mistake, and none crashes in a release build (issue 17, section 4).
-#include "keel/core/assert.h"
 #include "keel/core/clock.h"
+#include "keel/core/testing/assert_recorder.h"
 #include "keel/kernel/frame_clock.h"
 #include "keel/kernel/kernel.h"
 #include "keel/kernel/testing/recording_task.h"
@@ -18,12 +18,7 @@ namespace {
 using testing::Log;
 using testing::RecordingTask;
 
-int g_asserts = 0;
-std::string g_last_assert;
-void counting_handler(const AssertInfo& info) {
-  ++g_asserts;
-  g_last_assert = info.message;
-}
+using keel::testing::AssertRecorder;
 
 TEST(EntryPoints, KernelTasksOfAnotherKernel) {
   FakeClock clock;
@@ -49,8 +44,7 @@ TEST(EntryPoints, KernelTasksOfAnotherKernel) {
 }
 
 TEST(EntryPoints, KernelCallsInTheWrongOrder) {
-  ScopedAssertHandler handler(counting_handler);
-  g_asserts = 0;
+  AssertRecorder asserts;
   FakeClock clock;
   Log log;
   Kernel kernel(clock);
@@ -70,10 +64,7 @@ TEST(EntryPoints, KernelCallsInTheWrongOrder) {
   ASSERT_TRUE(kernel.add(nested));
   kernel.step();
   EXPECT_EQ(nested->updates, 1);
-  if (KEEL_ASSERTS_ENABLED) {
-    EXPECT_EQ(g_asserts, 3);
-    EXPECT_NE(g_last_assert.find("from inside a frame"), std::string::npos);
-  }
+  asserts.expect_assert_count(3, "from inside a frame");
   kernel.shutdown();
   kernel.shutdown();  // twice: nothing left to stop
   EXPECT_EQ(task->stops, 1);
@@ -82,16 +73,12 @@ TEST(EntryPoints, KernelCallsInTheWrongOrder) {
 }
 
 TEST(EntryPoints, KernelNullTasksAndHooks) {
-  ScopedAssertHandler handler(counting_handler);
-  g_asserts = 0;
+  AssertRecorder asserts;
   FakeClock clock;
   Kernel kernel(clock);
   EXPECT_FALSE(kernel.add(nullptr));
   const Kernel::HookId empty = kernel.add_frame_begin_hook({});
-  if (KEEL_ASSERTS_ENABLED) {
-    EXPECT_EQ(g_asserts, 2);
-    EXPECT_NE(g_last_assert.find("empty frame hook"), std::string::npos);
-  }
+  asserts.expect_assert_count(2, "empty frame hook");
   kernel.step();  // the empty hook is never called
   EXPECT_FALSE(kernel.remove_frame_hook(9999));
   EXPECT_FALSE(kernel.remove_frame_hook(empty));  // never live
@@ -99,13 +86,10 @@ TEST(EntryPoints, KernelNullTasksAndHooks) {
 }
 
 TEST(EntryPoints, FrameClockZeroOrNegativeTiming) {
-  ScopedAssertHandler handler(counting_handler);
-  g_asserts = 0;
+  AssertRecorder asserts;
   FakeClock clock;
   FrameClock frames(clock, {.max_dt = 0.0, .fixed_dt = -1.0, .max_fixed_steps = 0});
-  if (KEEL_ASSERTS_ENABLED) {
-    EXPECT_EQ(g_asserts, 3);
-  }
+  asserts.expect_assert_count(3);
   EXPECT_GT(frames.config().max_dt, 0.0);
   EXPECT_EQ(frames.config().fixed_dt, 0.0);
   EXPECT_GE(frames.config().max_fixed_steps, 1u);

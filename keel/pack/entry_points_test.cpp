@@ -1,6 +1,6 @@
 // Every public entry point of pack given bad input by its caller: an error (or, for programmer
 // errors, an assertion naming the mistake and then a safe fallback), never a crash.
-#include "keel/core/assert.h"
+#include "keel/core/testing/assert_recorder.h"
 #include "keel/pack/compression.h"
 #include "keel/pack/loader.h"
 #include "keel/pack/merge.h"
@@ -16,24 +16,9 @@
 namespace keel::pack {
 namespace {
 
-std::vector<std::string> g_asserts;
-void record_assert(const AssertInfo& info) { g_asserts.push_back(info.message); }
-
-// Asserts are compiled out of release builds: these tests check what the caller then gets.
-class EntryPoints : public ::testing::Test {
- protected:
-  void SetUp() override { g_asserts.clear(); }
-  // In debug builds the assertion fired and named the mistake.
-  void expect_asserted(std::string_view words) {
-#if KEEL_ASSERTS_ENABLED
-    ASSERT_FALSE(g_asserts.empty());
-    EXPECT_NE(g_asserts.back().find(words), std::string::npos) << g_asserts.back();
-#else
-    (void)words;
-#endif
-  }
-  ScopedAssertHandler guard_{&record_assert};
-};
+// Asserts are recorded in asserts_ (keel/core/testing/assert_recorder.h), not fatal. They are
+// compiled out of release builds: these tests check what the caller then gets.
+using EntryPoints = keel::testing::AssertRecordingTest;
 
 TEST_F(EntryPoints, CompressionUnknownMethodsAndZeroSizes) {
   const auto bad = static_cast<Compression>(9);
@@ -100,7 +85,7 @@ TEST_F(EntryPoints, WriterBadAlignmentIsAnError) {
   PackWriter writer;
   const ByteBuffer data(8, std::byte{2});
   EXPECT_TRUE(writer.add_chunk("a", 0, data, 3).is_null());
-  expect_asserted("alignment 3");
+  asserts_.expect_asserted("alignment 3");
   auto bytes = writer.to_bytes();
   ASSERT_FALSE(bytes);
   EXPECT_EQ(bytes.error().code(), ErrorCode::kInvalidArgument);
@@ -155,11 +140,11 @@ TEST_F(EntryPoints, PackFileEmptyInputsAndUnknownNames) {
 TEST_F(EntryPoints, LoaderNullRegistrationsAreIgnored) {
   Loader loader;
   loader.set_long_lived_allocator(nullptr);
-  expect_asserted("set_long_lived_allocator(nullptr)");
+  asserts_.expect_asserted("set_long_lived_allocator(nullptr)");
   loader.set_short_lived_allocator(nullptr);
   loader.set_block_allocator(3, nullptr);
   loader.register_type(type_hash("Texture"), nullptr);
-  expect_asserted("without a setup function");
+  asserts_.expect_asserted("without a setup function");
   EXPECT_FALSE(loader.has_type(type_hash("Texture")));
 
   PackWriter writer;
@@ -183,7 +168,7 @@ TEST_F(EntryPoints, MergeOfNothing) {
   }
   std::vector<const PackFile*> null_input{nullptr};
   EXPECT_FALSE(merge_to_bytes(null_input));
-  expect_asserted("null");
+  asserts_.expect_asserted("null");
 }
 
 }  // namespace

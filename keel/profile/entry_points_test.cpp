@@ -1,6 +1,6 @@
 // Entry points of the profile module given bad caller input: each is repaired and reported, or
 // asserts with a message naming the mistake; none crashes in a release build (issue 17, §4).
-#include "keel/core/assert.h"
+#include "keel/core/testing/assert_recorder.h"
 #include "keel/profile/chrome_trace.h"
 #include "keel/profile/report.h"
 #include "keel/profile/shiny_report.h"
@@ -16,12 +16,7 @@
 namespace keel::profile {
 namespace {
 
-int g_asserts = 0;
-std::string g_last_assert;
-void counting_handler(const AssertInfo& info) {
-  ++g_asserts;
-  g_last_assert = info.message;
-}
+using keel::testing::AssertRecorder;
 
 constexpr Site kA{"A", __FILE__, __LINE__};
 constexpr Site kB{"B", __FILE__, __LINE__};
@@ -46,16 +41,12 @@ TEST(EntryPoints, ProfilerCallsInTheWrongOrder) {
 }
 
 TEST(EntryPoints, ProfilerNodeIdsOfNothing) {
-  ScopedAssertHandler handler(counting_handler);
-  g_asserts = 0;
+  AssertRecorder asserts;
   FakeProfiler f;
   const Profiler& p = f.profiler();
   EXPECT_EQ(&p.node(999), &p.root());  // asserted; release builds get the root
   EXPECT_EQ(&p.history(kNoNode), &p.history(kRootNode));
-  if (KEEL_ASSERTS_ENABLED) {
-    EXPECT_EQ(g_asserts, 2);
-    EXPECT_NE(g_last_assert.find("out of range"), std::string::npos);
-  }
+  asserts.expect_assert_count(2, "out of range");
   EXPECT_TRUE(p.values(999).empty());
   EXPECT_EQ(p.find_value(999, "x"), nullptr);
   EXPECT_EQ(p.find("no/such/path"), kNoNode);
@@ -70,16 +61,12 @@ TEST(EntryPoints, ProfilerNodeIdsOfNothing) {
 }
 
 TEST(EntryPoints, ProfilerOptionsOutOfRange) {
-  ScopedAssertHandler handler(counting_handler);
-  g_asserts = 0;
+  AssertRecorder asserts;
   for (const f64 bad : {0.0, -1.0, 1.5, std::numeric_limits<f64>::quiet_NaN()}) {
     FakeProfiler f(FakeProfilerOptions{.smoothing = bad});
     EXPECT_EQ(f.profiler().smoothing(), kDefaultSmoothing);
   }
-  if (KEEL_ASSERTS_ENABLED) {
-    EXPECT_EQ(g_asserts, 4);
-    EXPECT_NE(g_last_assert.find("smoothing"), std::string::npos);
-  }
+  asserts.expect_assert_count(4, "smoothing");
   FakeProfiler zero_reserve(FakeProfilerOptions{});
   Profiler p(ProfilerOptions{.ticks = &zero_reserve.ticks(), .reserve_nodes = 0});
   p.begin_frame();

@@ -1,6 +1,6 @@
 // Entry points of the settings module given bad caller input: each returns an error or asserts
 // with a message naming the mistake, and none crashes in a release build (issue 17, section 4).
-#include "keel/core/assert.h"
+#include "keel/core/testing/assert_recorder.h"
 #include "keel/settings/settings.h"
 
 #include <gtest/gtest.h>
@@ -12,12 +12,7 @@
 namespace keel::settings {
 namespace {
 
-int g_asserts = 0;
-std::string g_last_assert;
-void counting_handler(const AssertInfo& info) {
-  ++g_asserts;
-  g_last_assert = info.message;
-}
+using keel::testing::AssertRecorder;
 
 TEST(EntryPoints, SettingsUnregisteredNames) {
   Settings settings;
@@ -49,30 +44,20 @@ TEST(EntryPoints, SettingsEmptyInputs) {
 }
 
 TEST(EntryPoints, SettingsBadRegistrations) {
-  ScopedAssertHandler handler(counting_handler);
-  g_asserts = 0;
+  AssertRecorder asserts;
   int a = 1;
   int b = 2;
   Settings settings;
   settings.add("bad name!", a);
-  if (KEEL_ASSERTS_ENABLED) {
-    EXPECT_EQ(g_asserts, 1);
-    EXPECT_NE(g_last_assert.find("invalid setting name"), std::string::npos);
-  }
+  asserts.expect_assert_count(1, "invalid setting name");
   settings.add("value", a);
   settings.add("VALUE", b);  // a duplicate (names ignore case): the later one wins in release
-  if (KEEL_ASSERTS_ENABLED) {
-    EXPECT_EQ(g_asserts, 2);
-    EXPECT_NE(g_last_assert.find("already registered"), std::string::npos);
-  }
+  asserts.expect_assert_count(2, "already registered");
   ASSERT_TRUE(settings.set("value", "9"));
   EXPECT_EQ(b, 9);
   // A null dator: asserted; the setting exists but refuses every value instead of crashing.
   Setting& empty = settings.add_dator("empty", nullptr, "no variable");
-  if (KEEL_ASSERTS_ENABLED) {
-    EXPECT_EQ(g_asserts, 3);
-    EXPECT_NE(g_last_assert.find("null dator"), std::string::npos);
-  }
+  asserts.expect_assert_count(3, "null dator");
   EXPECT_EQ(empty.value_text(), "");
   const Status refused = settings.set("empty", "1");
   ASSERT_FALSE(refused);

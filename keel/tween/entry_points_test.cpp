@@ -1,6 +1,6 @@
 // Every public entry point of tween given bad input by its caller: an assertion naming the
 // mistake (debug builds) and a safe fallback, never a crash (release builds).
-#include "keel/core/assert.h"
+#include "keel/core/testing/assert_recorder.h"
 #include "keel/tween/steps.h"
 #include "keel/tween/trigger_system.h"
 #include "keel/tween/tween_system.h"
@@ -17,35 +17,21 @@
 namespace keel::tween {
 namespace {
 
-std::vector<std::string> g_asserts;
-void record_assert(const AssertInfo& info) { g_asserts.push_back(info.message); }
-
-class EntryPoints : public ::testing::Test {
- protected:
-  void SetUp() override { g_asserts.clear(); }
-  void expect_asserted(std::string_view words) {
-#if KEEL_ASSERTS_ENABLED
-    ASSERT_FALSE(g_asserts.empty());
-    EXPECT_NE(g_asserts.back().find(words), std::string::npos) << g_asserts.back();
-#else
-    (void)words;
-#endif
-  }
-  ScopedAssertHandler guard_{&record_assert};
-};
+// Asserts are recorded in asserts_ (keel/core/testing/assert_recorder.h), not fatal.
+using EntryPoints = keel::testing::AssertRecordingTest;
 
 TEST_F(EntryPoints, TweenBadTimingIsReplaced) {
   TweenSystem tweens;
   f32 x = 0.0f;
   tweens.tween(x, -1.0f, 0.0f, 5.0f);
-  expect_asserted("bad tween duration");
+  asserts_.expect_asserted("bad tween duration");
   tweens.tween(x, std::numeric_limits<f32>::quiet_NaN(), 0.0f, 5.0f);
   tweens.tween(x, 1.0f, 0.0f, 5.0f, {.delay = -2.0f});
-  expect_asserted("bad tween delay");
+  asserts_.expect_asserted("bad tween delay");
   tweens.tween(x, 1.0f, 0.0f, 5.0f, {.loops = -7});
-  expect_asserted("bad loop count");
+  asserts_.expect_asserted("bad loop count");
   tweens.tween(x, 1.0f, 0.0f, 5.0f, {.ease = static_cast<Ease>(200)});
-  expect_asserted("bad ease");
+  asserts_.expect_asserted("bad ease");
   tweens.reserve(10, static_cast<Ease>(200));
   tweens.update(2.0);
   EXPECT_EQ(tweens.size(), 0u);  // all ended: the zero-length ones at once, the rest after 1 s
@@ -57,7 +43,7 @@ TEST_F(EntryPoints, TweenBadFramesAndWrongOrder) {
   f32 x = 0.0f;
   tweens.tween(x, 1.0f, 0.0f, 1.0f);
   tweens.update(-1.0);
-  expect_asserted("bad dt");
+  asserts_.expect_asserted("bad dt");
   tweens.update(std::numeric_limits<f64>::infinity());
   EXPECT_EQ(x, 0.0f);  // bad frames take no time
   int nested = 0;
@@ -66,7 +52,7 @@ TEST_F(EntryPoints, TweenBadFramesAndWrongOrder) {
     ++nested;
   });
   tweens.update(0.1);
-  expect_asserted("from inside update");
+  asserts_.expect_asserted("from inside update");
   EXPECT_EQ(nested, 1);
 }
 
@@ -74,7 +60,7 @@ TEST_F(EntryPoints, TweenEmptyInputs) {
   TweenSystem tweens;
   testing::Vec2 v{};
   const TweenHandle none = tweens.bernstein<testing::Vec2>(v, 1.0f, {});
-  expect_asserted("control value");
+  asserts_.expect_asserted("control value");
   EXPECT_TRUE(none.is_null());
   const TweenHandle empty_seq = tweens.sequence({});
   const TweenHandle empty_par = tweens.parallel({});
@@ -82,7 +68,7 @@ TEST_F(EntryPoints, TweenEmptyInputs) {
   EXPECT_FALSE(tweens.alive(empty_seq));  // an empty group ends at once
   EXPECT_FALSE(tweens.alive(empty_par));
   tweens.sequence({steps::call(nullptr), steps::wait(-1.0f)});
-  expect_asserted("negative wait");
+  asserts_.expect_asserted("negative wait");
   tweens.update(0.0);
   EXPECT_EQ(tweens.size(), 0u);
 }
@@ -107,7 +93,7 @@ TEST_F(EntryPoints, TweenHandlesOfAnotherSystemAreDead) {
 TEST_F(EntryPoints, TriggerMissingFunctionsAndForeignHandles) {
   TriggerSystem triggers;
   const TriggerHandle none = triggers.when(nullptr, [] {});
-  expect_asserted("a test and a handler");
+  asserts_.expect_asserted("a test and a handler");
   EXPECT_TRUE(none.is_null());
   EXPECT_TRUE(triggers.when([] { return true; }, nullptr).is_null());
   EXPECT_EQ(triggers.size(), 0u);
@@ -127,7 +113,7 @@ TEST_F(EntryPoints, TriggerMissingFunctionsAndForeignHandles) {
                   ++nested;
                 });
   triggers.update();
-  expect_asserted("from inside update");
+  asserts_.expect_asserted("from inside update");
   EXPECT_EQ(nested, 1);
 }
 

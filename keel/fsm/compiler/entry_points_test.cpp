@@ -1,6 +1,6 @@
 // Public entry points of the compiler called wrongly (issue 17, section 4): each returns an
 // error or asserts with a message naming the mistake, and none crashes a release build.
-#include "keel/core/assert.h"
+#include "keel/core/testing/assert_recorder.h"
 #include "keel/fsm/compiler/compiler.h"
 #include "keel/fsm/compiler/fsm_type.h"
 #include "keel/text/document.h"
@@ -8,32 +8,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <string>
-#include <vector>
-
 namespace keel::fsm {
 namespace {
 
 using ::testing::HasSubstr;
 
-std::vector<std::string>& asserts() {
-  static std::vector<std::string> messages;
-  return messages;
-}
-void record_assert(const AssertInfo& info) { asserts().push_back(info.message); }
-
-class EntryPoints : public ::testing::Test {
- protected:
-  void SetUp() override { asserts().clear(); }
-  static void expect_assert(std::string_view text) {
-    if (KEEL_ASSERTS_ENABLED) {
-      ASSERT_FALSE(asserts().empty()) << "expected an assert naming: " << text;
-      EXPECT_THAT(asserts().back(), HasSubstr(std::string(text)));
-    }
-    asserts().clear();
-  }
-  ScopedAssertHandler handler_{&record_assert};
-};
+// Asserts are recorded in asserts_ (keel/core/testing/assert_recorder.h), not fatal.
+using EntryPoints = keel::testing::AssertRecordingTest;
 
 TEST_F(EntryPoints, CompileEmptyInputIsAnError) {
   TypeRegistry types;
@@ -68,11 +49,11 @@ TEST_F(EntryPoints, TypeRegistryMisuseAssertsAndKeepsTheFirst) {
   FsmType& first = types.add("Character");
   ASSERT_TRUE(first.add_behavior("animate"));
   FsmType& again = types.add("Character");
-  expect_assert("registered twice");
+  asserts_.expect_asserted("registered twice");
   EXPECT_EQ(&again, &first);
   EXPECT_EQ(types.size(), 1u);
   first.disable(Opcode::kEnd);
-  expect_assert("End cannot be disabled");
+  asserts_.expect_asserted("End cannot be disabled");
   EXPECT_TRUE(first.enabled(Opcode::kEnd));
   EXPECT_FALSE(first.add_command({.name = "Transition"}));  // a built-in's name
   EXPECT_FALSE(first.add_command({.name = ""}));
