@@ -41,21 +41,22 @@ struct PercentStats {
   Spread spread() const { return {min, avg, max}; }
 };
 
-// The same running mean kept as a sum, so end_frame() divides only when a report reads it.
-struct RunningStats {
+// Count / min / max / sum: recorded values (e.g. vertex counts per call), and the seed's running
+// mean of a per-frame quantity kept as a sum, so end_frame() divides only when a report reads it.
+struct ValueStats {
+  u64 count = 0;
   f64 min = 0.0;
   f64 max = 0.0;
   f64 sum = 0.0;
-  u64 frames = 0;
 
-  void add(f64 x) {
-    if (frames == 0 || x < min) min = x;
-    if (frames == 0 || x > max) max = x;
-    sum += x;
-    ++frames;
+  void add(f64 v) {
+    if (count == 0 || v < min) min = v;
+    if (count == 0 || v > max) max = v;
+    sum += v;
+    ++count;
   }
-  f64 avg() const { return frames == 0 ? 0.0 : sum / static_cast<f64>(frames); }
-  void reset() { *this = RunningStats{}; }
+  f64 avg() const { return count == 0 ? 0.0 : sum / static_cast<f64>(count); }
+  void reset() { *this = ValueStats{}; }
   Spread spread() const { return {min, avg(), max}; }
 };
 
@@ -88,7 +89,7 @@ struct SmoothedStats {
 
 // One per-frame quantity under both averagings.
 struct Series {
-  RunningStats mean;
+  ValueStats mean;
   SmoothedStats smoothed;
 
   void add(f64 x, f64 weight, f64 span_weight) {
@@ -120,23 +121,6 @@ struct SampleHistory {
     total_pct.add(total_percent, weight, span_weight);
   }
   void reset() { *this = SampleHistory{}; }
-};
-
-// Count / min / max / sum of recorded values (e.g. vertex counts per call).
-struct ValueStats {
-  u64 count = 0;
-  f64 min = 0.0;
-  f64 max = 0.0;
-  f64 sum = 0.0;
-
-  void add(f64 v) {
-    if (count == 0 || v < min) min = v;
-    if (count == 0 || v > max) max = v;
-    sum += v;
-    ++count;
-  }
-  f64 avg() const { return count == 0 ? 0.0 : sum / static_cast<f64>(count); }
-  void reset() { *this = ValueStats{}; }
 };
 
 }  // namespace keel::profile
