@@ -16,6 +16,13 @@ packages=(
   # benchmark peers and tool checks: Lua 5.4 and LuaJIT 2.1 (script VM), the zstd and ninja
   # commands (pack, build tool), Graphviz (keel-fsm dot)
   liblua5.4-dev libluajit-5.1-dev zstd graphviz
+  # asset processing (keel::assets_build, keel::spatial_build): stb (image decode/resize/write,
+  # rect packing, DXT), libsquish (best-quality BCn), FreeType + HarfBuzz (fonts and kerning),
+  # meshoptimizer, tinyobjloader and tinygltf (mesh import); DejaVu is the test font
+  libstb-dev libsquish-dev libfreetype-dev libharfbuzz-dev libmeshoptimizer-dev
+  libtinyobjloader-dev libtinygltf-dev fonts-dejavu-core
+  # Box2D 2.4: broad-phase benchmark peer (spatial) and the world's physics
+  libbox2d-dev
   # compiler cache: repeated builds of the same sources (local work; CI starts cold)
   ccache
 )

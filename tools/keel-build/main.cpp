@@ -9,11 +9,13 @@
 // Without DATAFILE or --all every data file of the project is built; without --platform, every
 // platform. Exit status: 0 success, 1 a build failed, 2 bad usage or project. The logic lives in
 // keel/pipeline.
+#include "keel/assets/build/asset_handlers.h"
 #include "keel/pipeline/builder.h"
 #include "keel/pipeline/console_progress.h"
 #include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/project.h"
 #include "keel/pipeline/registry.h"
+#include "keel/spatial/build/spatial_handlers.h"
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -82,6 +84,8 @@ bool load(const Options& o, std::optional<Project>& project, HandlerRegistry& ha
     project->platform_image_paths.clear();
   }
   register_builtin_handlers(handlers);
+  keel::assets::register_asset_handlers(handlers);
+  keel::spatial::register_spatial_handlers(handlers);
   const std::vector<fs::path> search = plugin_search_path(o);
   bool ok = true;
   for (const PluginReference& plugin : project->plugins) {

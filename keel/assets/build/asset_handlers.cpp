@@ -1,0 +1,13 @@
+#include "keel/assets/build/asset_handlers.h"
+
+#include "keel/assets/build/detail/registration.h"
+
+namespace keel::assets {
+
+void register_asset_handlers(pipeline::Registrar& registrar) {
+  detail::register_texture_handlers(registrar);
+  detail::register_font_handlers(registrar);
+  detail::register_mesh_handlers(registrar);
+}
+
+}  // namespace keel::assets
