@@ -73,7 +73,7 @@ std::optional<AtlasSize> smallest_atlas(std::span<const s32> widths, s32 row_hei
     s32 bottom = row_height;
     for (const CellPosition& p : *placed) bottom = std::max(bottom, p.y + row_height);
     const s32 h = (bottom + 3) / 4 * 4;
-    if (h > max_side) continue;
+    if (h > max_side || h > 2 * w) continue;  // no taller than twice the width
     const s64 area = s64{w} * h;
     const auto squareness = [](AtlasSize s) { return std::abs(s.width - s.height); };
     if (!best || area < s64{best->width} * best->height ||

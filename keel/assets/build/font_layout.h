@@ -53,7 +53,8 @@ struct AtlasSize {
 };
 
 // The smallest texture (by area; then the squarer one) that holds the cells: widths are powers
-// of two from 64 to max_side, heights multiples of 4. Nullopt when nothing up to max_side fits.
+// of two from 64 to max_side, heights multiples of 4 and at most twice the width. Nullopt when
+// nothing up to max_side fits.
 std::optional<AtlasSize> smallest_atlas(std::span<const s32> widths, s32 row_height,
                                         s32 max_side = 4096);
 

@@ -1,0 +1,16 @@
+// The picture of a font atlas with its glyph boxes (what `keel-asset show` writes for a font),
+// from a font view and its atlas pixels, for tools and tests that have them in memory.
+#pragma once
+
+#include "keel/assets/build/preview.h"
+#include "keel/assets/font.h"
+
+#include <span>
+
+namespace keel::assets {
+
+// Coverage in gray, every cell outlined (alternating cyan and orange), baselines dotted red;
+// atlases smaller than 512x512 are drawn at twice their size.
+Picture font_atlas_picture(const FontView& font, std::span<const u8> atlas);
+
+}  // namespace keel::assets
