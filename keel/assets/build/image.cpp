@@ -1,0 +1,192 @@
+#include "keel/assets/build/image.h"
+
+#include "keel/core/assert.h"
+#include "keel/core/file.h"
+
+#include <stb/stb_image.h>
+#include <stb/stb_image_resize.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+namespace keel::assets {
+namespace {
+
+// Sources larger than this are refused before decoding (a bound on memory for external data).
+constexpr u64 kMaxSourcePixels = u64{16384} * 16384;
+constexpr u32 kMaxSourceExtent = 65536;
+
+struct StbFree {
+  void operator()(void* p) const { stbi_image_free(p); }
+};
+
+}  // namespace
+
+u8 to_u8(f32 value) {
+  if (!(value > 0.0f)) return 0;  // negatives and NaN
+  if (value >= 1.0f) return 255;
+  return static_cast<u8>(std::floor(value * 255.0f + 0.5f));
+}
+
+f32 srgb_to_linear(f32 v) {
+  if (v <= 0.04045f) return v / 12.92f;
+  return std::pow((v + 0.055f) / 1.055f, 2.4f);
+}
+
+f32 linear_to_srgb(f32 v) {
+  if (v <= 0.0031308f) return v * 12.92f;
+  return 1.055f * std::pow(v, 1.0f / 2.4f) - 0.055f;
+}
+
+Image::Image(u32 width, u32 height, Rgba fill) {
+  if (width == 0 || height == 0) return;
+  width_ = width;
+  height_ = height;
+  pixels_.assign(usize{width} * height, fill);
+}
+
+Result<Image> Image::decode(ByteSpan file, std::string_view label) {
+  const auto where = [&] { return SourceLocation::bytes(std::string(label), 0); };
+  if (file.empty()) return fail_at(where(), ErrorCode::kUnderflow, "empty image file");
+  if (file.size() > static_cast<usize>(std::numeric_limits<int>::max())) {
+    return fail_at(where(), ErrorCode::kOutOfRange, "image file of {} bytes is too large",
+                   file.size());
+  }
+  const auto* bytes = reinterpret_cast<const stbi_uc*>(file.data());  // NOLINT
+  const int size = static_cast<int>(file.size());
+  int w = 0;
+  int h = 0;
+  int channels = 0;
+  if (stbi_info_from_memory(bytes, size, &w, &h, &channels) == 0) {
+    return fail_at(where(), ErrorCode::kParse, "not a readable image: {}", stbi_failure_reason());
+  }
+  if (w <= 0 || h <= 0 || static_cast<u32>(w) > kMaxSourceExtent ||
+      static_cast<u32>(h) > kMaxSourceExtent || u64(w) * u64(h) > kMaxSourcePixels) {
+    return fail_at(where(), ErrorCode::kOutOfRange, "image of {}x{} pixels is larger than allowed",
+                   w, h);
+  }
+  Image image(static_cast<u32>(w), static_cast<u32>(h));
+  const usize count = image.pixels_.size();
+  if (stbi_is_16_bit_from_memory(bytes, size) != 0) {
+    std::unique_ptr<stbi_us, StbFree> data(
+        stbi_load_16_from_memory(bytes, size, &w, &h, &channels, 4));
+    if (!data || usize(w) * usize(h) != count) {
+      return fail_at(where(), ErrorCode::kParse, "image could not be decoded: {}",
+                     stbi_failure_reason());
+    }
+    constexpr f32 kScale = 1.0f / 65535.0f;
+    for (usize i = 0; i < count; ++i) {
+      const stbi_us* p = data.get() + i * 4;
+      image.pixels_[i] = {p[0] * kScale, p[1] * kScale, p[2] * kScale, p[3] * kScale};
+    }
+    return image;
+  }
+  std::unique_ptr<stbi_uc, StbFree> data(stbi_load_from_memory(bytes, size, &w, &h, &channels, 4));
+  if (!data || usize(w) * usize(h) != count) {
+    return fail_at(where(), ErrorCode::kParse, "image could not be decoded: {}",
+                   stbi_failure_reason());
+  }
+  constexpr f32 kScale = 1.0f / 255.0f;
+  for (usize i = 0; i < count; ++i) {
+    const stbi_uc* p = data.get() + i * 4;
+    image.pixels_[i] = {p[0] * kScale, p[1] * kScale, p[2] * kScale, p[3] * kScale};
+  }
+  return image;
+}
+
+Result<Image> Image::load(const std::filesystem::path& path) {
+  Result<std::string> bytes = read_file(path);
+  if (!bytes) return Unexpected(bytes.error());
+  return decode(as_bytes(*bytes), path.string());
+}
+
+Image Image::from_u8(u32 width, u32 height, std::span<const u8> pixels, u32 channels) {
+  const usize count = usize{width} * height;
+  KEEL_ASSERT(channels >= 1 && channels <= 4, "Image::from_u8: channels must be 1..4, not {}",
+              channels);
+  KEEL_ASSERT(pixels.size() >= count * channels, "Image::from_u8: {} bytes for {}x{}x{}",
+              pixels.size(), width, height, channels);
+  if (channels < 1 || channels > 4 || pixels.size() < count * channels) return {};
+  Image image(width, height);
+  constexpr f32 kScale = 1.0f / 255.0f;
+  for (usize i = 0; i < count; ++i) {
+    const u8* p = pixels.data() + i * channels;
+    Rgba& out = image.pixels_[i];
+    switch (channels) {
+      case 1: out = {p[0] * kScale, p[0] * kScale, p[0] * kScale, p[0] * kScale}; break;
+      case 2: out = {p[0] * kScale, p[0] * kScale, p[0] * kScale, p[1] * kScale}; break;
+      case 3: out = {p[0] * kScale, p[1] * kScale, p[2] * kScale, 1.0f}; break;
+      default: out = {p[0] * kScale, p[1] * kScale, p[2] * kScale, p[3] * kScale}; break;
+    }
+  }
+  return image;
+}
+
+Image Image::resized(u32 width, u32 height, ResizeSpace space) const {
+  if (width == 0 || height == 0 || empty()) return {};
+  if (width == width_ && height == height_) return *this;
+  Image out(width, height);
+  const auto* in = reinterpret_cast<const float*>(pixels_.data());  // NOLINT: Rgba is 4 floats
+  auto* dst = reinterpret_cast<float*>(out.pixels_.data());         // NOLINT
+  const int ok = stbir_resize_float_generic(
+      in, static_cast<int>(width_), static_cast<int>(height_), 0, dst, static_cast<int>(width),
+      static_cast<int>(height), 0, 4, 3, STBIR_FLAG_ALPHA_PREMULTIPLIED, STBIR_EDGE_CLAMP,
+      STBIR_FILTER_DEFAULT,
+      space == ResizeSpace::kSrgb ? STBIR_COLORSPACE_SRGB : STBIR_COLORSPACE_LINEAR, nullptr);
+  KEEL_ASSERT(ok != 0, "stbir_resize_float_generic failed");
+  return out;
+}
+
+Image Image::monochrome(f32 r, f32 g, f32 b, f32 a) const {
+  Image out = *this;
+  for (Rgba& p : out.pixels_) {
+    const f32 mono = r * p.r + g * p.g + b * p.b + a * p.a;
+    p = {mono, mono, mono, p.a};
+  }
+  return out;
+}
+
+Image Image::grayscale() const { return monochrome(kGrayRed, kGrayGreen, kGrayBlue, 0.0f); }
+
+Image Image::normal_map(f32 height, bool wrap) const {
+  if (empty()) return {};
+  const Image gray = grayscale();
+  Image out(width_, height_);
+  const auto sample = [&](s64 x, s64 y) {
+    const s64 w = width_;
+    const s64 h = height_;
+    if (wrap) {
+      x = ((x % w) + w) % w;
+      y = ((y % h) + h) % h;
+    } else {
+      x = std::clamp<s64>(x, 0, w - 1);
+      y = std::clamp<s64>(y, 0, h - 1);
+    }
+    return gray.at(static_cast<u32>(x), static_cast<u32>(y)).r * height;
+  };
+  for (u32 y = 0; y < height_; ++y) {
+    for (u32 x = 0; x < width_; ++x) {
+      const f32 dx = (sample(s64{x} + 1, y) - sample(s64{x} - 1, y)) * 0.5f;
+      const f32 dy = (sample(x, s64{y} + 1) - sample(x, s64{y} - 1)) * 0.5f;
+      const f32 len = std::sqrt(dx * dx + dy * dy + 1.0f);
+      out.at(x, y) = {(-dx / len + 1.0f) * 0.5f, (-dy / len + 1.0f) * 0.5f,
+                      (1.0f / len + 1.0f) * 0.5f, 0.0f};
+    }
+  }
+  return out;
+}
+
+std::vector<u8> Image::to_rgba8() const {
+  std::vector<u8> out(pixels_.size() * 4);
+  for (usize i = 0; i < pixels_.size(); ++i) {
+    out[i * 4 + 0] = to_u8(pixels_[i].r);
+    out[i * 4 + 1] = to_u8(pixels_[i].g);
+    out[i * 4 + 2] = to_u8(pixels_[i].b);
+    out[i * 4 + 3] = to_u8(pixels_[i].a);
+  }
+  return out;
+}
+
+}  // namespace keel::assets
