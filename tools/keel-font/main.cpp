@@ -47,7 +47,11 @@ bool parse_ranges(std::string_view spec, std::vector<u32>& out) {
 bool append_utf8(std::string_view s, std::vector<u32>& out) {
   for (usize i = 0; i < s.size();) {
     const auto b0 = static_cast<u8>(s[i]);
-    const usize len = b0 < 0x80 ? 1 : (b0 >> 5) == 6 ? 2 : (b0 >> 4) == 14 ? 3 : (b0 >> 3) == 30 ? 4 : 0;
+    const usize len = b0 < 0x80         ? 1
+                      : (b0 >> 5) == 6  ? 2
+                      : (b0 >> 4) == 14 ? 3
+                      : (b0 >> 3) == 30 ? 4
+                                        : 0;
     if (len == 0 || i + len > s.size()) return false;
     u32 code = len == 1 ? b0 : (b0 & (0x7Fu >> len));
     for (usize k = 1; k < len; ++k) code = (code << 6) | (static_cast<u8>(s[i + k]) & 0x3Fu);
@@ -83,7 +87,8 @@ int run(const Args& a) {
   options.kerning = !a.no_kerning;
   if (!a.fit.empty()) {
     const usize x = a.fit.find('x');
-    if (x == std::string::npos || !parse_int(std::string_view(a.fit).substr(0, x), options.fit_width) ||
+    if (x == std::string::npos ||
+        !parse_int(std::string_view(a.fit).substr(0, x), options.fit_width) ||
         !parse_int(std::string_view(a.fit).substr(x + 1), options.fit_height)) {
       fmt::print(stderr, "keel-font: --fit wants WIDTHxHEIGHT, e.g. 256x256\n");
       return 2;
@@ -108,14 +113,16 @@ int run(const Args& a) {
   const std::string name =
       a.name.empty() ? std::filesystem::path(a.font).stem().string() + std::to_string(f.pixel_size)
                      : a.name;
-  fmt::print("{}: {} characters at {} px in {}x{} (cells {:.1f}% of the texture), {} kerning "
-             "pairs\n",
-             build->family, f.glyphs.size(), f.pixel_size, f.atlas_width, f.atlas_height,
-             100.0 * build->packing_efficiency(), f.kerning.size());
+  fmt::print(
+      "{}: {} characters at {} px in {}x{} (cells {:.1f}% of the texture), {} kerning "
+      "pairs\n",
+      build->family, f.glyphs.size(), f.pixel_size, f.atlas_width, f.atlas_height,
+      100.0 * build->packing_efficiency(), f.kerning.size());
   if (!build->missing.empty()) {
     fmt::print("  {} characters are not in the font\n", build->missing.size());
   }
-  const auto tga_file = a.tga.empty() ? name + ".tga" : std::filesystem::path(a.tga).filename().string();
+  const auto tga_file =
+      a.tga.empty() ? name + ".tga" : std::filesystem::path(a.tga).filename().string();
   if (!a.tga.empty()) {
     if (auto s = write_file_atomic(a.tga, assets::font_tga(*build)); !s) return io_error(s.error());
   }
@@ -145,7 +152,8 @@ int main(int argc, char** argv) {
   app.add_option("font", a.font, "font file (.ttf, .otf)")->required();
   app.add_option("--size", a.size, "pixel size; without it, the largest that fits --fit");
   app.add_option("--fit", a.fit, "texture size WIDTHxHEIGHT to fit");
-  app.add_option("--chars", a.chars, "code points and ranges, e.g. 32-126,160-255 (default 32-126)");
+  app.add_option("--chars", a.chars,
+                 "code points and ranges, e.g. 32-126,160-255 (default 32-126)");
   app.add_option("--text", a.text, "characters given as UTF-8 text");
   app.add_option("--border", a.border, "empty pixels around every character");
   app.add_flag("--mono", a.mono, "no anti-aliasing");

@@ -106,10 +106,10 @@ TEST_F(FontHandler, BuildsFontAndAtlasFromACommandFile) {
 
 TEST_F(FontHandler, ReportsBadCommandsWithLocations) {
   write("main.kcmd",
-        "Font(\"A\") { Source(\"DejaVuSans.ttf\"); }\n"                       // no size
-        "Font(\"B\") { Size(12); }\n"                                         // no source
-        "Font(\"C\") { Source(\"missing.ttf\"); Size(12); }\n"                // not found
-        "Font(\"D\") { Source(\"DejaVuSans.ttf\"); Size(0); }\n"              // out of range
+        "Font(\"A\") { Source(\"DejaVuSans.ttf\"); }\n"           // no size
+        "Font(\"B\") { Size(12); }\n"                             // no source
+        "Font(\"C\") { Source(\"missing.ttf\"); Size(12); }\n"    // not found
+        "Font(\"D\") { Source(\"DejaVuSans.ttf\"); Size(0); }\n"  // out of range
         "Font(\"E\") { Source(\"DejaVuSans.ttf\"); Size(90); FitTexture(32, 32); }\n"
         "Font(\"F\") { Source(\"DejaVuSans.ttf\"); Size(12); Colour(1); }\n"  // unknown option
         "Font(\"G\") { Source(\"DejaVuSans.ttf\"); Size(12); Characters(90, 65); }\n");

@@ -1,8 +1,8 @@
 // A font atlas with its glyph boxes: the coverage in gray, each character's cell outlined (two
 // alternating colours so neighbours stay apart) and its baseline marked. Small atlases are drawn
 // at twice their size so the boxes stay visible.
-#include "keel/assets/build/detail/font_atlas.h"
 #include "keel/assets/build/font_preview.h"
+#include "keel/assets/build/detail/font_atlas.h"
 #include "keel/assets/build/preview.h"
 #include "keel/assets/font.h"
 
