@@ -1,7 +1,10 @@
 // Font("name") { Source("file.ttf"); Size(32) or FitTexture(256, 256); Characters(32, 126); ... }
 // The asset is the load-ready font chunk (keel/assets/font.h) plus its atlas, a texture asset
-// named "<name>_atlas". The command language is documented in keel/assets/README.md.
+// named "<name>_atlas". A Font block that names a Texture instead is the book's description with
+// every character's record (what keel-font --kcmd writes): detail/font_description.cpp. The
+// command language is documented in keel/assets/README.md.
 #include "keel/assets/build/detail/font_atlas.h"
+#include "keel/assets/build/detail/font_description.h"
 #include "keel/assets/build/detail/registration.h"
 #include "keel/assets/build/font_builder.h"
 #include "keel/pack/format.h"
@@ -111,6 +114,7 @@ bool read_option(pipeline::BuildContext& ctx, const text::Token& opt, FontOption
 bool build_font_asset(pipeline::BuildContext& ctx) {
   const text::Token& cmd = ctx.command();
   if (!ctx.check(cmd, {kString}, {.conditional = text::Conditional::kRequired})) return false;
+  if (detail::is_font_description(cmd)) return detail::build_described_font(ctx);
   FontOptions options;
   const text::Token* source = nullptr;
   bool options_ok = true;

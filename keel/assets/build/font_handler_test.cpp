@@ -1,6 +1,7 @@
 // The Font handler through the real build: a scratch project, keel::pipeline's Builder, and the
 // data file it writes read back with PackFile.
 #include "keel/assets/build/asset_handlers.h"
+#include "keel/assets/build/font_builder.h"
 #include "keel/assets/build/font_preview.h"
 #include "keel/assets/font.h"
 #include "keel/core/file.h"
@@ -124,6 +125,46 @@ TEST_F(FontHandler, ReportsBadCommandsWithLocations) {
   EXPECT_NE(messages_.find("do not fit a 32x32 texture"), std::string::npos);
   EXPECT_NE(messages_.find("unknown Font option `Colour`"), std::string::npos);
   EXPECT_NE(messages_.find("main.kcmd:7:"), std::string::npos);
+}
+
+// keel-font's command file (the book's makefont output) builds the same font chunk; its Texture
+// block is the Texture handler's, so only the Font block is used here.
+TEST_F(FontHandler, BuildsTheBooksFontDescription) {
+  const std::string ttf = read_file(fs::path(kDejaVuDir) / "DejaVuSans.ttf").value();
+  FontOptions options;
+  options.size = 18;
+  options.border = 1;
+  const FontBuild made = build_font(as_bytes(ttf), "DejaVuSans.ttf", options).value();
+  const std::string kcmd = font_command_file(made, "Sans18", "Sans18.tga");
+  write("main.kcmd", kcmd.substr(kcmd.find("Font(\"Sans18\")")));
+  ASSERT_TRUE(build()) << messages_;
+  Result<pack::PackFile> pack = data_file();
+  ASSERT_TRUE(pack) << pack.error().to_string();
+  const pack::PackItem* item = pack->find_item("Sans18");
+  ASSERT_NE(item, nullptr);
+  const ByteBuffer chunk = pack->read_chunk(item->name_hash, item->primary).value();
+  FontData expect = made.font;
+  expect.atlas_name_hash = pack::name_hash("Sans18_atlas");
+  EXPECT_EQ(chunk, encode_font(expect));
+}
+
+TEST_F(FontHandler, ReportsBadDescriptions) {
+  write("main.kcmd",
+        "Font(\"A\") { Texture(\"t\"); Characters(1) { Character(65, 0, 0, 4, 4, 0, 0); } }\n"
+        "Font(\"B\") { Texture(\"t\"); TextureSize(8, 8);\n"
+        "  Characters(2) { Character(65, 6, 0, 4, 4, 0, 0); Character(64, 0, 0, 1, 1, 0, 0); } }\n"
+        "Font(\"C\") { Texture(\"t\"); TextureSize(8, 8); Characters(3) { } }\n"
+        "Font(\"D\") { Texture(\"t\"); Height(4); Baseline(9); Glyphs(1); }\n");
+  EXPECT_FALSE(build());
+  EXPECT_NE(messages_.find("main.kcmd:1:27: error: TextureSize(width, height) must come before"),
+            std::string::npos)
+      << messages_;
+  EXPECT_NE(messages_.find("character 65 lies outside the 8x8 texture"), std::string::npos);
+  EXPECT_NE(messages_.find("main.kcmd:3:52: error: characters must be listed once each"),
+            std::string::npos);
+  EXPECT_NE(messages_.find("Characters(3) lists 0 characters"), std::string::npos);
+  EXPECT_NE(messages_.find("unknown option `Glyphs`"), std::string::npos);
+  EXPECT_NE(messages_.find("the Baseline lies below the cell Height"), std::string::npos);
 }
 
 TEST(EntryPoints, FontPictureOfDamagedPack) {
