@@ -2,6 +2,7 @@
 //   keel-font FONT.ttf --size 32 [--fit 256x256] [--chars 32-126,160-255] [--text "äöü"]
 //             [--border 1] [--mono] [--no-kerning] [--name Sans32]
 //             [--tga Sans32.tga] [--kcmd Sans32.kcmd] [--fnt Sans32.fnt] [--png Sans32.png]
+//             [--sample-png text.png [--sample "text"]]
 // Without --size it searches the largest size whose characters fit --fit (the book's search).
 // Writes the book's 8-bit TGA and command file, an AngelCode BMFont .fnt and a picture of the
 // atlas with its glyph boxes on request. Exit status: 0 fine, 1 the font cannot be built, 2 usage
@@ -77,6 +78,9 @@ struct Args {
   bool no_kerning = false;
   std::string name;
   std::string tga, kcmd, fnt, png;
+  std::string sample =
+      "The quick brown fox jumps over the lazy dog.\nAVATAR WAVE To Yo LT 0123456789";
+  std::string sample_png;
 };
 
 int run(const Args& a) {
@@ -134,12 +138,20 @@ int run(const Args& a) {
     if (auto s = write_file_atomic(a.fnt, assets::font_bmfont_text(*build, tga_file)); !s)
       return io_error(s.error());
   }
+  const ByteBuffer chunk = assets::encode_font(f);
+  const Result<assets::FontView> view = assets::FontView::parse(chunk);
+  if (!view) return io_error(view.error());
   if (!a.png.empty()) {
-    const ByteBuffer chunk = assets::encode_font(f);
-    const Result<assets::FontView> view = assets::FontView::parse(chunk);
-    if (!view) return io_error(view.error());
     if (auto s = assets::write_png(assets::font_atlas_picture(*view, build->atlas), a.png); !s)
       return io_error(s.error());
+  }
+  if (!a.sample_png.empty()) {
+    std::string sample = a.sample;
+    for (usize at = sample.find("\\n"); at != std::string::npos; at = sample.find("\\n", at)) {
+      sample.replace(at, 2, "\n");
+    }
+    const assets::Picture text = assets::font_text_picture(*view, build->atlas, sample);
+    if (auto s = assets::write_png(text, a.sample_png); !s) return io_error(s.error());
   }
   return 0;
 }
@@ -163,6 +175,8 @@ int main(int argc, char** argv) {
   app.add_option("--kcmd", a.kcmd, "write the book's command file (Texture + Font blocks)");
   app.add_option("--fnt", a.fnt, "write an AngelCode BMFont text file");
   app.add_option("--png", a.png, "write a picture of the atlas with its glyph boxes");
+  app.add_option("--sample", a.sample, "text for --sample-png (UTF-8, \\n for new lines)");
+  app.add_option("--sample-png", a.sample_png, "write the sample text drawn with the font");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

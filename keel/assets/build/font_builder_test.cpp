@@ -255,6 +255,25 @@ TEST_F(FontBuilder, C18_RenderingMatchesFreeTypeAndHarfBuzz) {
   }
 }
 
+TEST_F(FontBuilder, TextPictureDrawsTheQuads) {
+  FontOptions options;
+  options.size = 20;
+  const FontBuild b = build_or_die(options);
+  const ByteBuffer chunk = encode_font(b.font);
+  const FontView view = *FontView::parse(chunk);
+  const Picture one = font_text_picture(view, b.atlas, "I");
+  const Picture two = font_text_picture(view, b.atlas, "II");
+  EXPECT_EQ(two.width - one.width, static_cast<u32>(view.measure("I")));
+  EXPECT_EQ(two.height, one.height);
+  const auto dark = [](const Picture& p) {
+    usize n = 0;
+    for (usize i = 0; i < p.rgba.size(); i += 4) n += p.rgba[i] < 128 ? 1 : 0;
+    return n;
+  };
+  EXPECT_GT(dark(one), 20u);
+  EXPECT_EQ(dark(two), 2 * dark(one));  // the same glyph twice, whole pixels apart
+}
+
 TEST_F(FontBuilder, KerningComesFromTheFont) {
   Result<detail::FontFace> face = detail::FontFace::open(as_bytes(dejavu()), "DejaVuSans.ttf");
   ASSERT_TRUE(face);

@@ -6,7 +6,10 @@
 #include "keel/assets/build/preview.h"
 #include "keel/assets/font.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <vector>
 
 namespace keel::assets {
 namespace {
@@ -57,6 +60,52 @@ Picture font_atlas_picture(const FontView& font, std::span<const u8> atlas) {
     }
     const u32 base = (g.y + font.baseline()) * scale;
     for (u32 x = x0 + 1; x < x1 && base < y1; x += 2) put(p, x, base, kBaseline);
+  }
+  return p;
+}
+
+Picture font_text_picture(const FontView& font, std::span<const u8> atlas, std::string_view utf8) {
+  constexpr s32 kMargin = 8;
+  std::vector<FontVertex> quads;
+  const TextRun run = font.layout(utf8, 0, font.baseline(), quads);
+  // The extent of the quads (and of the pen, for text without ink).
+  s32 right = run.pen_x;
+  s32 bottom = run.pen_y + font.cell_height() - font.baseline();
+  s32 left = 0;
+  for (const FontVertex& v : quads) {
+    right = std::max(right, static_cast<s32>(v.x));
+    bottom = std::max(bottom, static_cast<s32>(v.y));
+    left = std::min(left, static_cast<s32>(v.x));
+  }
+  Picture p;
+  p.width = static_cast<u32>(right - left + 2 * kMargin);
+  p.height = static_cast<u32>(bottom + 2 * kMargin);
+  p.rgba.assign(usize{p.width} * p.height * 4, 255);
+  std::vector<u8> ink(usize{p.width} * p.height, 0);
+  for (usize q = 0; q + 3 < quads.size(); q += 4) {
+    const FontVertex& a = quads[q];      // top left
+    const FontVertex& b = quads[q + 3];  // bottom right
+    const auto sx = static_cast<s32>(std::lround(a.u * font.atlas_width()));
+    const auto sy = static_cast<s32>(std::lround(a.v * font.atlas_height()));
+    const auto w = static_cast<s32>(b.x - a.x);
+    const auto h = static_cast<s32>(b.y - a.y);
+    for (s32 y = 0; y < h; ++y) {
+      for (s32 x = 0; x < w; ++x) {
+        const usize src =
+            static_cast<usize>(sy + y) * font.atlas_width() + static_cast<usize>(sx + x);
+        const s32 dx = static_cast<s32>(a.x) - left + kMargin + x;
+        const s32 dy = static_cast<s32>(a.y) + kMargin + y;
+        if (src >= atlas.size() || dx < 0 || dy < 0) continue;
+        const usize dst = static_cast<usize>(dy) * p.width + static_cast<usize>(dx);
+        if (dst < ink.size()) ink[dst] = std::max(ink[dst], atlas[src]);
+      }
+    }
+  }
+  for (usize i = 0; i < ink.size(); ++i) {
+    const auto v = static_cast<u8>(255 - ink[i]);
+    p.rgba[i * 4] = v;
+    p.rgba[i * 4 + 1] = v;
+    p.rgba[i * 4 + 2] = v;
   }
   return p;
 }
