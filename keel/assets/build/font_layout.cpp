@@ -44,7 +44,9 @@ std::optional<std::vector<CellPosition>> pack_cells(std::span<const s32> widths,
   if (row_height <= 0 || width <= 0 || height <= 0) return std::nullopt;
   std::vector<u32> order(widths.size());
   std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](u32 a, u32 b) { return widths[a] > widths[b]; });
+  std::sort(order.begin(), order.end(), [&](u32 a, u32 b) {
+    return widths[a] != widths[b] ? widths[a] > widths[b] : a < b;  // widest first, then in order
+  });
   const s32 rows = height / row_height;
   std::vector<s32> used;  // filled width of each opened row
   std::vector<CellPosition> at(widths.size());
