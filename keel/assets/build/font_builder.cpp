@@ -23,19 +23,28 @@ struct Mapping {
   s32 row_height = 0;
   s32 baseline = 0;  // from the cell's top, border included
   s32 line_height = 0;
+  bool overflow = false;  // the ink alone exceeded the texture area: mapping stopped early
 };
 
+// Stops early (overflow) once the rendered ink exceeds `max_area`: no texture of that area can
+// hold the characters, and memory stays bounded at large sizes.
 Result<Mapping> map_font(FontFace& face, std::span<const u32> codes, s32 size,
-                         const FontOptions& options) {
+                         const FontOptions& options, u64 max_area) {
   if (Status sized = face.set_size(size, options.antialias); !sized)
     return Unexpected(sized.error());
   const detail::LineMetrics line = face.line();
   Mapping m;
   s32 above = line.ascent;
   s32 below = line.descent;
+  u64 ink_area = 0;
   for (u32 code : codes) {
     Result<GlyphImage> image = face.render(code);
     if (!image) return Unexpected(image.error());
+    ink_area += image->pixels.size();
+    if (ink_area > max_area) {
+      m.overflow = true;
+      return m;
+    }
     if (image->rows > 0) {
       above = std::max(above, image->top);
       below = std::max(below, image->rows - image->top);
@@ -52,7 +61,7 @@ Result<Mapping> map_font(FontFace& face, std::span<const u32> codes, s32 size,
 }
 
 bool fits(const Mapping& m, s32 width, s32 height) {
-  return pack_cells(m.widths, m.row_height, width, height).has_value();
+  return !m.overflow && pack_cells(m.widths, m.row_height, width, height).has_value();
 }
 
 Status check_options(const FontOptions& options) {
@@ -139,13 +148,14 @@ Result<FontBuild> build_font(ByteSpan font_file, std::string_view label,
   if (codes.empty())
     return fail(ErrorCode::kNotFound, "{}: none of the characters is in the font", label);
 
+  const u64 fit_area = static_cast<u64>(options.fit_width) * static_cast<u64>(options.fit_height);
   s32 size = options.size;
   if (size == 0) {
     // The book's search: the largest size whose characters fit the texture.
     Status error = ok();
     size = search_font_size([&](s32 s) {
       ++out.size_tests;
-      Result<Mapping> m = map_font(*face, codes, s, options);
+      Result<Mapping> m = map_font(*face, codes, s, options, fit_area);
       if (!m) {
         if (error) error = Unexpected(m.error());
         return false;
@@ -158,8 +168,17 @@ Result<FontBuild> build_font(ByteSpan font_file, std::string_view label,
                   label, options.fit_width, options.fit_height);
     }
   }
-  Result<Mapping> m = map_font(*face, codes, size, options);
+  Result<Mapping> m = map_font(*face, codes, size, options,
+                               options.fit_width > 0 ? fit_area : u64{kMaxSide} * kMaxSide);
   if (!m) return Unexpected(m.error());
+  if (m->overflow) {
+    if (options.fit_width > 0) {
+      return fail(ErrorCode::kInvalidArgument, "{}: {} px characters do not fit a {}x{} texture",
+                  label, size, options.fit_width, options.fit_height);
+    }
+    return fail(ErrorCode::kInvalidArgument, "{}: {} px characters fit no texture up to {}x{}",
+                label, size, kMaxSide, kMaxSide);
+  }
   AtlasSize atlas{options.fit_width, options.fit_height};
   if (atlas.width == 0) {
     const std::optional<AtlasSize> smallest = smallest_atlas(m->widths, m->row_height, kMaxSide);

@@ -318,6 +318,12 @@ TEST(EntryPoints, FontBuildBadOptions) {
   EXPECT_FALSE(build_font(as_bytes(dejavu()), "x", options));
   options.size = 0;  // nor at any size? at 1-2 px it may: either way no crash
   (void)build_font(as_bytes(dejavu()), "x", options);
+  FontOptions huge;  // rendering stops once the ink alone exceeds the largest texture
+  huge.size = 4096;
+  huge.characters = {'W', 'M', '@', '#', 'Q'};
+  Result<FontBuild> too_big = build_font(as_bytes(dejavu()), "x", huge);
+  ASSERT_FALSE(too_big);
+  EXPECT_NE(too_big.error().message().find("fit no texture up to 4096x4096"), std::string::npos);
   FontOptions border;
   border.size = 12;
   border.border = -1;
