@@ -20,8 +20,7 @@ bool is_dummy_name(std::string_view name) {
 
 }  // namespace
 
-Result<std::vector<BspInputFace>> load_obj_faces(std::string_view obj_text,
-                                                 std::string_view name) {
+Result<std::vector<BspInputFace>> load_obj_faces(std::string_view obj_text, std::string_view name) {
   tinyobj::attrib_t attrib;
   std::vector<tinyobj::shape_t> shapes;
   std::vector<tinyobj::material_t> materials;
@@ -29,8 +28,8 @@ Result<std::vector<BspInputFace>> load_obj_faces(std::string_view obj_text,
   std::string err;
   std::istringstream in{std::string(obj_text)};
   if (!tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &in, nullptr, true)) {
-    return fail_at(SourceLocation::text(std::string(name), 0), ErrorCode::kParse,
-                   "OBJ: {}", err.empty() ? std::string("cannot parse") : err);
+    return fail_at(SourceLocation::text(std::string(name), 0), ErrorCode::kParse, "OBJ: {}",
+                   err.empty() ? std::string("cannot parse") : err);
   }
   const std::size_t vertex_count = attrib.vertices.size() / 3;
   std::vector<BspInputFace> faces;
@@ -49,8 +48,7 @@ Result<std::vector<BspInputFace>> load_obj_faces(std::string_view obj_text,
         const int index = shape.mesh.indices[offset + k].vertex_index;
         if (index < 0 || static_cast<std::size_t>(index) >= vertex_count) {
           return fail_at(SourceLocation::text(std::string(name), 0), ErrorCode::kCorrupt,
-                         "OBJ shape '{}': vertex index {} of {}", shape.name, index,
-                         vertex_count);
+                         "OBJ shape '{}': vertex index {} of {}", shape.name, index, vertex_count);
         }
         const float* p = &attrib.vertices[3 * static_cast<std::size_t>(index)];
         face.tri.v[k] = Vec3{p[0], p[1], p[2]};

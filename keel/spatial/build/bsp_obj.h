@@ -13,7 +13,6 @@ namespace keel::spatial {
 
 // The triangles of an OBJ file's text, `source` = the triangle's number in the file (0-based).
 // `name` locates errors (bad indices, parse errors).
-Result<std::vector<BspInputFace>> load_obj_faces(std::string_view obj_text,
-                                                 std::string_view name);
+Result<std::vector<BspInputFace>> load_obj_faces(std::string_view obj_text, std::string_view name);
 
 }  // namespace keel::spatial

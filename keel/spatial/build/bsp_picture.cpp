@@ -126,8 +126,8 @@ Scene make_scene(const BspView& tree, const BspPictureOptions& options) {
   const float pad = 0.05f * std::max({hi_x - lo_x, hi_z - lo_z, 1e-3f});
   scene.min_x = lo_x - pad, scene.max_x = hi_x + pad;
   scene.min_z = lo_z - pad, scene.max_z = hi_z + pad;
-  add_faces(scene, tree, options);
   add_planes(scene, tree, options.height);
+  add_faces(scene, tree, options);  // on top of the planes they lie in
   return scene;
 }
 

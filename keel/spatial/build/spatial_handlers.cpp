@@ -104,8 +104,8 @@ bool build_bsp_asset(pipeline::BuildContext& ctx) {
   }
   ctx.log(log::Level::kDebug,
           fmt::format("BSP {}: {} faces in, {} nodes, {} faces out, {} splits, depth {}", name,
-                      tree.stats.input_faces, tree.stats.nodes, tree.stats.faces,
-                      tree.stats.splits, tree.stats.depth));
+                      tree.stats.input_faces, tree.stats.nodes, tree.stats.faces, tree.stats.splits,
+                      tree.stats.depth));
   pipeline::OutputFile* out = ctx.create_output();
   if (out == nullptr) return false;
   const ByteBuffer bytes = pack_bsp(tree.view());
