@@ -152,17 +152,49 @@ int stats(const Loaded& l) {
   return 0;
 }
 
+struct QueryArgs {
+  std::string from, to, eye;
+  float radius = 0;
+  bool back_to_front = false;
+};
+
+int run_query(const BspView& tree, const QueryArgs& q) {
+  if (!q.eye.empty()) {
+    Result<Vec3> e = parse_vec(q.eye);
+    if (!e) return report(e.error()), 2;  // usage
+    std::vector<u32> order;
+    BspQueryStats qs;
+    tree.sort(*e, q.back_to_front ? BspOrder::kBackToFront : BspOrder::kFrontToBack, order, &qs);
+    fmt::print("{} faces, {} nodes visited\n", order.size(), qs.nodes_visited);
+    for (const u32 f : order) fmt::print("face {} (source {})\n", f, tree.faces()[f].source);
+    return 0;
+  }
+  Result<Vec3> a = parse_vec(q.from);
+  Result<Vec3> b = parse_vec(q.to);
+  if (!a) return report(a.error()), 2;  // usage
+  if (!b) return report(b.error()), 2;  // usage
+  BspQueryStats qs;
+  const auto hit = q.radius > 0 ? tree.sphere(*a, *b, q.radius, &qs) : tree.segment(*a, *b, &qs);
+  if (hit) {
+    fmt::print("hit t={:.6f} at ({:.4f}, {:.4f}, {:.4f}) face {} source {}\n", hit->t, hit->point.x,
+               hit->point.y, hit->point.z, hit->face, hit->source);
+  } else {
+    fmt::print("no hit\n");
+  }
+  fmt::print("{} nodes visited, {} faces tested\n", qs.nodes_visited, qs.faces_tested);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"keel-bsp: build, inspect, query and draw BSP trees"};
   app.require_subcommand(1);
   Input in;
-  std::string out_path, png_path, from, to, eye;
-  float radius = 0;
+  std::string out_path, png_path;
+  QueryArgs q;
   float slice = 0;
   u32 size = 800;
-  bool back_to_front = false;
   auto inputs = [&](CLI::App* sub) {
     sub->add_option("input", in.path, "an OBJ mesh, a .kbsp tree or a .kpk pack")->required();
     sub->add_option("--asset", in.asset, "the BSP asset's name in a pack");
@@ -182,11 +214,11 @@ int main(int argc, char** argv) {
   inputs(stat);
   CLI::App* query = app.add_subcommand("query", "first hit of a moving point or sphere, or sort");
   inputs(query);
-  query->add_option("--from", from, "start X,Y,Z");
-  query->add_option("--to", to, "end X,Y,Z");
-  query->add_option("--radius", radius, "sphere radius (0: a point)");
-  query->add_option("--eye", eye, "sort the faces for this viewpoint");
-  query->add_flag("--back-to-front", back_to_front, "sort back to front");
+  query->add_option("--from", q.from, "start X,Y,Z");
+  query->add_option("--to", q.to, "end X,Y,Z");
+  query->add_option("--radius", q.radius, "sphere radius (0: a point)");
+  query->add_option("--eye", q.eye, "sort the faces for this viewpoint");
+  query->add_flag("--back-to-front", q.back_to_front, "sort back to front");
   CLI::App* svg = app.add_subcommand("svg", "an SVG (and PNG) of the top view or a slice");
   inputs(svg);
   svg->add_option("-o,--output", out_path, "the .svg file")->required();
@@ -210,32 +242,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (stat->parsed()) return stats(*loaded);
-  if (query->parsed()) {
-    if (!eye.empty()) {
-      Result<Vec3> e = parse_vec(eye);
-      if (!e) return report(e.error());
-      std::vector<u32> order;
-      BspQueryStats qs;
-      tree.sort(*e, back_to_front ? BspOrder::kBackToFront : BspOrder::kFrontToBack, order, &qs);
-      fmt::print("{} faces, {} nodes visited\n", order.size(), qs.nodes_visited);
-      for (const u32 f : order) fmt::print("face {} (source {})\n", f, tree.faces()[f].source);
-      return 0;
-    }
-    Result<Vec3> a = parse_vec(from);
-    Result<Vec3> b = parse_vec(to);
-    if (!a) return report(a.error());
-    if (!b) return report(b.error());
-    BspQueryStats qs;
-    const auto hit = radius > 0 ? tree.sphere(*a, *b, radius, &qs) : tree.segment(*a, *b, &qs);
-    if (hit) {
-      fmt::print("hit t={:.6f} at ({:.4f}, {:.4f}, {:.4f}) face {} source {}\n", hit->t,
-                 hit->point.x, hit->point.y, hit->point.z, hit->face, hit->source);
-    } else {
-      fmt::print("no hit\n");
-    }
-    fmt::print("{} nodes visited, {} faces tested\n", qs.nodes_visited, qs.faces_tested);
-    return 0;
-  }
+  if (query->parsed()) return run_query(tree, q);
   const BspPictureOptions pic{.slice = slice_opt->count() > 0, .height = slice, .size = size};
   if (Status s = write_file_atomic(out_path, bsp_svg(tree, pic)); !s) return report(s.error());
   fmt::print("{}\n", out_path);
