@@ -1,4 +1,5 @@
-# keel-bsp end to end on the sample meshes: cmake -DTOOL=... -DDATA=... -DWORK=... -P smoke.cmake
+# keel-bsp end to end on the sample meshes, and the BSP handler through keel-build:
+#   cmake -DTOOL=keel-bsp -DBUILD_TOOL=keel-build -DDATA=... -DWORK=... -P smoke.cmake
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 
@@ -52,4 +53,25 @@ execute_process(COMMAND ${TOOL} stats ${WORK}/bad.kbsp RESULT_VARIABLE rc ERROR_
                 OUTPUT_QUIET)
 if(NOT rc EQUAL 1 OR NOT err MATCHES "bad.kbsp: byte [0-9]+: error")
   message(FATAL_ERROR "bad tree: exit ${rc}: ${err}")
+endif()
+
+# The BSP handler: weights from the command block, the tree read back from the pack in place.
+file(MAKE_DIRECTORY ${WORK}/project/assets)
+file(COPY ${DATA}/rooms.obj DESTINATION ${WORK}/project/assets)
+file(WRITE ${WORK}/project/project.kproj "Project(\"bsp\");\nIntermediatePath(\"obj\");\n"
+     "ImagePath(\"image\");\nPlatform(\"PC\");\nIncludePath(\"assets\");\n"
+     "DataFile(\"main.kcmd\");\n")
+file(WRITE ${WORK}/project/main.kcmd
+     "BSP(\"rooms\", \"rooms.obj\") { Split(1, 4); Balance(1, 2); Candidates(0); }\n")
+run(${BUILD_TOOL} -p ${WORK}/project/project.kproj --no-progress)
+run(${TOOL} stats ${WORK}/project/image/PC/main.kpk --asset rooms)
+expect("nodes [0-9]+\nfaces [0-9]+\ndepth")
+run(${TOOL} query ${WORK}/project/image/PC/main.kpk --asset rooms --from 1,1,1 --to 19,1,9)
+expect("hit t=0\\.92222[0-9]")
+# A misspelt option is a located error in the command file.
+file(WRITE ${WORK}/project/main.kcmd "BSP(\"rooms\", \"rooms.obj\") { Splits(1, 4); }\n")
+execute_process(COMMAND ${BUILD_TOOL} -p ${WORK}/project/project.kproj --no-progress
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "main.kcmd:1:[0-9]+: error: unknown BSP option")
+  message(FATAL_ERROR "misspelt option: exit ${rc}\n${out}${err}")
 endif()
