@@ -56,6 +56,11 @@ void BM_BspSegment(benchmark::State& state) {
     const auto& q = s.queries[i++ & 1023];
     benchmark::DoNotOptimize(view.segment(q.first, q.second, &work));
   }
+  const double brute = keel::bench::measured_ns("BM_BruteSegment/100000");
+  if (t100 > 0 && brute > 0) {
+    std::printf("speedup: 100k faces, bsp %.1f ns vs brute force %.1f ns = %.0fx (goal >= 50x)\n",
+                t100, brute, brute / t100);
+  }
   // The work per query (deterministic, unlike the time): nodes visited and faces tested.
   const double n = static_cast<double>(state.iterations());
   state.counters["nodes"] = work.nodes_visited / n;
@@ -91,6 +96,11 @@ int main(int argc, char** argv) {
         "(x%.2f), %.2f (x%.2f)\n",
         t1, t10, t10 / t1, t100, t100 / t10, std::log2(1e3), std::log2(1e4),
         std::log2(1e4) / std::log2(1e3), std::log2(1e5), std::log2(1e5) / std::log2(1e4));
+  }
+  const double brute = keel::bench::measured_ns("BM_BruteSegment/100000");
+  if (t100 > 0 && brute > 0) {
+    std::printf("speedup: 100k faces, bsp %.1f ns vs brute force %.1f ns = %.0fx (goal >= 50x)\n",
+                t100, brute, brute / t100);
   }
   // The work per query, which does not depend on the machine: it is what grows like log n.
   for (const u32 faces : {1000u, 10000u, 100000u}) {
