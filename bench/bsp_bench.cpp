@@ -56,11 +56,6 @@ void BM_BspSegment(benchmark::State& state) {
     const auto& q = s.queries[i++ & 1023];
     benchmark::DoNotOptimize(view.segment(q.first, q.second, &work));
   }
-  const double brute = keel::bench::measured_ns("BM_BruteSegment/100000");
-  if (t100 > 0 && brute > 0) {
-    std::printf("speedup: 100k faces, bsp %.1f ns vs brute force %.1f ns = %.0fx (goal >= 50x)\n",
-                t100, brute, brute / t100);
-  }
   // The work per query (deterministic, unlike the time): nodes visited and faces tested.
   const double n = static_cast<double>(state.iterations());
   state.counters["nodes"] = work.nodes_visited / n;
