@@ -7,7 +7,7 @@
 //   struct Farther { bool operator()(const Sprite& a, const Sprite& b) const { return a.depth > b.depth; } };
 //   keel::RbPool<Sprite> pool(1024);                 // one allocation, up front
 //   keel::RbTree<Sprite, Farther> order;
-//   for (...) order.insert(*pool.make(Sprite{.depth = d, .id = i}));
+//   for (...) order.emplace(pool, Sprite{.depth = d, .id = i});  // nullptr when the pool is full
 //   for (const Sprite& s : order) draw(s);          // back to front; equal keys in insertion order
 //   order.clear(); pool.reset();                     // next frame: O(1) clear, no per-node delete
 // clang-format on
@@ -118,6 +118,14 @@ class RbTree {
     *link = n;
     ++size_;
     fix_after_insert(n);
+  }
+
+  // Makes a node in pool and links it in; nullptr (nothing inserted) when the pool is full.
+  template <typename... Args>
+  T* emplace(RbPool<T>& pool, Args&&... args) {
+    T* node = pool.make(std::forward<Args>(args)...);
+    if (node != nullptr) insert(*node);
+    return node;
   }
 
   // Forgets every node in O(1); the nodes' memory is the caller's (reset the pool).

@@ -105,7 +105,7 @@ void insert_all_checked(const std::vector<u32>& keys) {
   u64 worst_rotations = 0;
   for (usize i = 0; i < keys.size(); ++i) {
     const u64 before = tree.rotations();
-    tree.insert(*pool.make(keys[i], static_cast<u32>(i)));
+    tree.emplace(pool, keys[i], static_cast<u32>(i));
     worst_rotations = std::max(worst_rotations, tree.rotations() - before);
   }
   EXPECT_LE(worst_rotations, 2u);
@@ -144,7 +144,7 @@ TEST(RbTree, C2_09_ClearAndRebuildAllocatesNothing) {
   for (int frame = 0; frame < 5; ++frame) {
     tree.clear();
     pool.reset();
-    for (int i = 0; i < 1000; ++i) tree.insert(*pool.make(rng() % 100));
+    for (int i = 0; i < 1000; ++i) tree.emplace(pool, rng() % 100);
     ASSERT_TRUE(valid(tree));
   }
   EXPECT_EQ(scope.count(), 0u) << scope.counts();
@@ -171,6 +171,8 @@ TEST(EntryPoints, RbTreeEmptyAndPoolMisuse) {
   tree.clear();
   RbPool<Item> pool(0);
   EXPECT_EQ(pool.make(1u), nullptr);
+  EXPECT_EQ(tree.emplace(pool, 1u), nullptr);  // full pool: nothing inserted
+  EXPECT_TRUE(tree.empty());
   RbPool<Item> small(1);
   ASSERT_NE(small.make(1u), nullptr);
   if (KEEL_ASSERTS_ENABLED) {

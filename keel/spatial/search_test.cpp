@@ -173,7 +173,7 @@ TEST(RbTree, ReExportedInSpatial) {
   };
   RbPool<Item> pool(3);
   RbTree<Item, ByKey> tree;
-  for (const int k : {3, 1, 2}) tree.insert(*pool.make(k));
+  for (const int k : {3, 1, 2}) tree.emplace(pool, k);
   std::vector<int> keys;
   for (const Item& i : tree) keys.push_back(i.key);
   EXPECT_EQ(keys, (std::vector<int>{1, 2, 3}));
