@@ -156,10 +156,13 @@ TEST(RbTree, FindAndLowerBound) {
   for (u32 k = 0; k < 100; k += 10) items.emplace_back(k);
   Tree tree;
   for (Item& i : items) tree.insert(i);
-  ASSERT_NE(tree.find(30u), nullptr);
-  EXPECT_EQ(tree.find(30u)->key, 30u);
+  const Item* found = tree.find(30u);
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->key, 30u);
   EXPECT_EQ(tree.find(35u), nullptr);
-  EXPECT_EQ(tree.lower_bound(35u)->key, 40u);
+  const auto next = tree.lower_bound(35u);
+  ASSERT_NE(next, tree.end());
+  EXPECT_EQ(next->key, 40u);
   EXPECT_EQ(tree.lower_bound(95u), tree.end());
 }
 
