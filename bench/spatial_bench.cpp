@@ -100,6 +100,7 @@ class Box2dPeer {
   }
 
   bool QueryCallback(keel::s32 proxy) {
+    ++candidates_;
     const u32 j = index_of_proxy_[static_cast<usize>(proxy)];
     if (j <= self_) return true;
     const Obstacle& a = (*obstacles_)[self_];
@@ -117,6 +118,9 @@ class Box2dPeer {
   const std::vector<Obstacle>* obstacles_ = nullptr;
   std::vector<Contact>* out_ = nullptr;
   u32 self_ = 0;
+
+ public:
+  u64 candidates_ = 0;  // tree hits reported to the callback (self and both orders included)
 };
 
 std::vector<Contact> sorted(std::vector<Contact> v) {
@@ -178,6 +182,8 @@ void BM_Box2dTree(benchmark::State& state) {
     s = (s + 1) % f.frames.size();
   }
   state.counters["pairs"] = static_cast<double>(contacts.size());
+  state.counters["hits"] =
+      benchmark::Counter(static_cast<double>(peer.candidates_), benchmark::Counter::kAvgIterations);
 }
 
 BENCHMARK(BM_KeelGroups)->Arg(70)->Arg(300)->Arg(2000)->Arg(10000);
