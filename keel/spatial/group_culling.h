@@ -117,10 +117,10 @@ class GroupCuller {
  public:
   explicit GroupCuller(GroupTable table, CullOptions options = {});
 
-  // Every pair (a < b) of touching circles whose groups the table allows, sorted. Obstacles are
-  // identified by index: keep them in the same order from frame to frame (the member order of
-  // the last frame is reused); a change of count starts over. Allocates only when the scene
-  // grows.
+  // Every pair (a < b) of touching circles whose groups the table allows, in no set order.
+  // Obstacles are identified by index: keep them in the same order from frame to frame (the member
+  // order of the last frame is reused); a change of count starts over. Allocates only when the
+  // scene grows.
   void find_contacts(std::span<const Obstacle> obstacles, std::vector<Contact>& out);
 
   const CullStats& stats() const { return stats_; }
