@@ -12,6 +12,7 @@
 //                                samples found by a linear search comparing std::string names,
 //                                timed with the same rdtsc so only the design differs
 #include "keel/profile/profile.h"
+#include "keel/profile/report.h"
 
 #include <bench_support.h>
 #include <benchmark/benchmark.h>
@@ -20,6 +21,7 @@
 #include <cassert>
 #include <string>
 #include <utility>
+#include <vector>
 
 #if KEEL_PROFILE_HAS_RDTSC
 #include <x86intrin.h>
@@ -35,6 +37,7 @@ constexpr bool kProfilingCompiledIn = false;
 
 using keel::u32;
 using keel::u64;
+using keel::usize;
 
 constexpr int kMids = 7;
 constexpr int kLeavesPerMid = 6;
@@ -112,6 +115,25 @@ BENCHMARK(BM_KeelScope_50Sites);
 
 void BM_KeelScope_50Sites_NoTrace(benchmark::State& state) { run_keel(state, false); }
 BENCHMARK(BM_KeelScope_50Sites_NoTrace);
+
+// The flat view of a frame of the same 50 sites (profile/report.h), as an on-screen report would
+// ask for it every frame: contexts merged by site, rows ordered by self time.
+void BM_FlatView_50Sites(benchmark::State& state) {
+  keel::profile::Profiler& profiler = keel::profile::this_thread();
+  profiler.begin_frame();
+  keel_top(std::make_integer_sequence<int, kMids>{});
+  profiler.end_frame();
+  usize rows = 0;
+  for (auto _ : state) {
+    const std::vector<keel::profile::FlatRow> view = keel::profile::flat_view(profiler);
+    rows = view.size();
+    benchmark::DoNotOptimize(view.data());
+  }
+  if (kProfilingCompiledIn && rows != kScopesPerIteration + 1) {
+    state.SkipWithError("unexpected flat view");
+  }
+}
+BENCHMARK(BM_FlatView_50Sites);
 
 // ---- the floor --------------------------------------------------------------------------------
 

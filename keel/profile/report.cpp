@@ -1,11 +1,13 @@
 #include "keel/profile/report.h"
 
+#include "keel/core/rb_tree.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <iterator>
-#include <unordered_map>
 
 namespace keel::profile {
 
@@ -48,16 +50,38 @@ std::string tree_report(const Profiler& profiler, const TreeReportOptions& optio
   return out;
 }
 
+namespace {
+
+// flat_view merges calling contexts by site in a keel::RbTree keyed by the site's address: the
+// nodes come from one vector sized by the node count, so a frame's report allocates no node per
+// row (an unordered_map allocated one per site, and hashed).
+struct SiteRow : RbNode {
+  SiteRow(const Site* s, usize r) : site(s), row(r) {}
+  const Site* site;
+  usize row;
+};
+struct BySite {
+  static bool less(const Site* a, const Site* b) { return std::less<const Site*>{}(a, b); }
+  bool operator()(const SiteRow& a, const SiteRow& b) const { return less(a.site, b.site); }
+  bool operator()(const SiteRow& a, const Site* b) const { return less(a.site, b); }
+  bool operator()(const Site* a, const SiteRow& b) const { return less(a, b.site); }
+};
+
+}  // namespace
+
 std::vector<FlatRow> flat_view(const Profiler& profiler) {
+  const std::vector<NodeId> preorder = profiler.preorder();
   std::vector<FlatRow> rows;
-  std::unordered_map<const Site*, usize> row_of;
+  rows.reserve(preorder.size());
+  RbPool<SiteRow> site_pool(preorder.size());
+  RbTree<SiteRow, BySite> by_site;
   const auto row_for = [&](const Site* site) -> FlatRow& {
-    const auto [it, added] = row_of.try_emplace(site, rows.size());
-    if (added) rows.push_back(FlatRow{.site = site});
-    return rows[it->second];
+    if (const SiteRow* found = by_site.find(site)) return rows[found->row];
+    by_site.emplace(site_pool, site, rows.size());
+    return rows.emplace_back(FlatRow{.site = site});
   };
   const f64 frame = static_cast<f64>(profiler.frame_ticks());
-  for (const NodeId id : profiler.preorder()) {
+  for (const NodeId id : preorder) {
     const Node& n = profiler.node(id);
     FlatRow& r = row_for(n.site);
     ++r.nodes;
