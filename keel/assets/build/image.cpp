@@ -70,16 +70,25 @@ Result<Image> Image::decode(ByteSpan file, std::string_view label) {
   Image image(static_cast<u32>(w), static_cast<u32>(h));
   const usize count = image.pixels_.size();
   if (stbi_is_16_bit_from_memory(bytes, size) != 0) {
+    // Native channels, expanded here: stb_image's own 16-bit channel conversion is unsafe for
+    // some formats (16-bit PNM) in the Debian version.
     std::unique_ptr<stbi_us, StbFree> data(
-        stbi_load_16_from_memory(bytes, size, &w, &h, &channels, 4));
-    if (!data || usize(w) * usize(h) != count) {
+        stbi_load_16_from_memory(bytes, size, &w, &h, &channels, 0));
+    if (!data || usize(w) * usize(h) != count || channels < 1 || channels > 4) {
       return fail_at(where(), ErrorCode::kParse, "image could not be decoded: {}",
                      stbi_failure_reason());
     }
     constexpr f32 kScale = 1.0f / 65535.0f;
+    const usize n = static_cast<usize>(channels);
     for (usize i = 0; i < count; ++i) {
-      const stbi_us* p = data.get() + i * 4;
-      image.pixels_[i] = {p[0] * kScale, p[1] * kScale, p[2] * kScale, p[3] * kScale};
+      const stbi_us* p = data.get() + i * n;
+      const f32 first = p[0] * kScale;
+      switch (n) {
+        case 1: image.pixels_[i] = {first, first, first, 1.0f}; break;
+        case 2: image.pixels_[i] = {first, first, first, p[1] * kScale}; break;
+        case 3: image.pixels_[i] = {first, p[1] * kScale, p[2] * kScale, 1.0f}; break;
+        default: image.pixels_[i] = {first, p[1] * kScale, p[2] * kScale, p[3] * kScale}; break;
+      }
     }
     return image;
   }
