@@ -16,15 +16,19 @@ constexpr u32 kGap = 4;          // pixels between levels on the sheet
 constexpr u32 kMinLevel0 = 128;  // small textures are enlarged (nearest) to at least this
 constexpr u32 kChecker = 8;      // checkerboard cell behind transparent pixels
 
-// Draws `rgba` (w x h) enlarged `scale` times at (x0, y0), blended over a checkerboard.
-void blit(Picture& sheet, const std::vector<u8>& rgba, u32 w, u32 h, u32 scale, u32 x0, u32 y0) {
+// Draws `rgba` (w x h) enlarged `scale` times at (x0, y0), blended over a checkerboard
+// (premultiplied colour is added, not multiplied, by alpha).
+void blit(Picture& sheet, const std::vector<u8>& rgba, u32 w, u32 h, u32 scale, u32 x0, u32 y0,
+          bool premultiplied) {
   for (u32 y = 0; y < h * scale; ++y) {
     for (u32 x = 0; x < w * scale; ++x) {
       const u8* s = &rgba[(usize{y / scale} * w + x / scale) * 4];
       u8* d = &sheet.rgba[(usize{y0 + y} * sheet.width + x0 + x) * 4];
       const u32 back = ((x / kChecker + y / kChecker) % 2 == 0) ? 200 : 150;
-      for (int c = 0; c < 3; ++c)
-        d[c] = static_cast<u8>((s[c] * s[3] + back * (255 - s[3]) + 127) / 255);
+      for (int c = 0; c < 3; ++c) {
+        const u32 color = premultiplied ? s[c] * 255u : u32{s[c]} * s[3];
+        d[c] = static_cast<u8>(std::min<u32>(255, (color + back * (255u - s[3]) + 127) / 255));
+      }
       d[3] = 255;
     }
   }
@@ -63,9 +67,10 @@ Result<Picture> picture_of_texture(const pack::PackFile& pack, std::string_view 
     if (rgba.empty())
       return fail(ErrorCode::kCorrupt, "texture '{}': level {} does not decode", name, i);
     if (i == 0) {
-      blit(sheet, rgba, level.width, level.height, scale, 0, 0);
+      blit(sheet, rgba, level.width, level.height, scale, 0, 0, texture->premultiplied());
     } else {
-      blit(sheet, rgba, level.width, level.height, scale, w0 * scale + kGap, y);
+      blit(sheet, rgba, level.width, level.height, scale, w0 * scale + kGap, y,
+           texture->premultiplied());
       y += level.height * scale + kGap;
     }
   }
