@@ -22,6 +22,20 @@ struct StbFree {
   void operator()(void* p) const { stbi_image_free(p); }
 };
 
+// The book's source formats that stb_image reads: PNG, JPEG, BMP and TGA (TGA has no magic
+// number; anything stb would read as PSD, GIF, HDR, PIC or PNM is refused first).
+bool known_format(ByteSpan file) {
+  const std::string_view head = as_chars(file.first(std::min<usize>(file.size(), 11)));
+  const auto starts = [&](std::string_view magic) { return head.starts_with(magic); };
+  if (starts("\x89PNG") || starts("\xFF\xD8\xFF") || starts("BM")) return true;
+  if (starts("8BPS") || starts("GIF8") || starts("#?RADIANCE") || starts("#?RGBE") ||
+      starts("\x53\x80\xF6\x34")) {
+    return false;
+  }
+  if (head.size() >= 2 && head[0] == 'P' && head[1] >= '1' && head[1] <= '7') return false;  // PNM
+  return true;
+}
+
 }  // namespace
 
 u8 to_u8(f32 value) {
@@ -53,6 +67,9 @@ Result<Image> Image::decode(ByteSpan file, std::string_view label) {
   if (file.size() > static_cast<usize>(std::numeric_limits<int>::max())) {
     return fail_at(where(), ErrorCode::kOutOfRange, "image file of {} bytes is too large",
                    file.size());
+  }
+  if (!known_format(file)) {
+    return fail_at(where(), ErrorCode::kUnsupported, "not a PNG, JPEG, BMP or TGA image");
   }
   const auto* bytes = reinterpret_cast<const stbi_uc*>(file.data());  // NOLINT
   const int size = static_cast<int>(file.size());
