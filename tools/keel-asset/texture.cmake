@@ -20,3 +20,14 @@ if(KEEL_BUILD_TESTS)
   set_tests_properties(keel_asset_show_missing_texture PROPERTIES LABELS integration
     FIXTURES_REQUIRED keel_build_sample_built PASS_REGULAR_EXPRESSION "no asset named 'NoSuchTexture'")
 endif()
+
+# keel-build reports Texture mistakes at their place in the command file.
+if(KEEL_BUILD_TESTS)
+  set(keel_asset_texture_errors ${CMAKE_CURRENT_SOURCE_DIR}/texture_testdata)
+  add_test(NAME keel_build_reports_texture_errors
+           COMMAND keel-build -p ${keel_asset_texture_errors}/texture_errors.kproj --no-progress -j1
+                   --intermediate-path ${CMAKE_CURRENT_BINARY_DIR}/texture_errors/obj
+                   --image-path ${CMAKE_CURRENT_BINARY_DIR}/texture_errors/image)
+  set_tests_properties(keel_build_reports_texture_errors PROPERTIES LABELS integration
+    PASS_REGULAR_EXPRESSION "texture_errors\\.kcmd:1:29: error: image `missing.png` not found.*texture_errors\\.kcmd:2:57: error: channel specifier \"maxr\".*texture_errors\\.kcmd:3:35: error: unknown texture format \"PVRTC\"")
+endif()

@@ -53,7 +53,10 @@ bool build_texture_asset(pipeline::BuildContext& ctx) {
   Result<ByteBuffer> chunk = build_texture(*spec, ctx.platform(), load, &log);
   for (const std::string& note : log.notes) ctx.log(log::Level::kInfo, note);
   if (!chunk) {
-    ctx.error(error_site(*spec, chunk.error(), cmd), chunk.error().to_string());
+    const Error& e = chunk.error();
+    ctx.error(error_site(*spec, e, cmd), e.where().file.empty()
+                                             ? e.message()
+                                             : fmt::format("{}: {}", e.where().file, e.message()));
     return false;
   }
   pipeline::OutputFile* out = ctx.create_output();
