@@ -3,13 +3,16 @@
 #include "keel/assets/build/detail/texture_process.h"
 #include "keel/assets/build/detail/texture_spec.h"
 #include "keel/assets/build/image.h"
+#include "keel/assets/build/texture_preview.h"
 #include "keel/assets/build/texture_writer.h"
 #include "keel/assets/texture.h"
 #include "keel/text/document.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -76,6 +79,28 @@ Result<Built> build(std::string_view source, const Sources& sources,
   return out;
 }
 
+// After a failed check, the texture's contact sheet goes next to the test (artists and
+// programmers look at pictures): <test tmp dir>/<test name>.png.
+class FailurePicture {
+ public:
+  explicit FailurePicture(const Texture& texture) : texture_(texture) {}
+  FailurePicture(const FailurePicture&) = delete;
+  FailurePicture& operator=(const FailurePicture&) = delete;
+  ~FailurePicture() {
+    if (!::testing::Test::HasFailure()) return;
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    const std::filesystem::path dir = KEEL_TEST_TMPDIR;
+    std::filesystem::create_directories(dir);
+    const std::filesystem::path path = dir / (std::string(info->name()) + ".png");
+    auto sheet = texture_contact_sheet(texture_);
+    if (sheet && write_png(*sheet, path))
+      std::fprintf(stderr, "texture picture: %s\n", path.c_str());
+  }
+
+ private:
+  const Texture& texture_;
+};
+
 // Pixel (x, y) of level `level` as 8-bit RGBA.
 std::array<u8, 4> pixel(const Texture& t, u32 level, u32 x, u32 y) {
   const TextureLevel l = t.level(level);
@@ -135,6 +160,7 @@ TEST(TextureCheck, C04_Example1ConstantAlpha) {
             {{"example1.jpg", photo}});
   ASSERT_TRUE(built.has_value()) << built.error().to_string();
   const Texture& t = built->texture;
+  const FailurePicture picture(t);
   EXPECT_EQ(t.format(), TextureFormat::kA8R8G8B8);
   EXPECT_EQ(t.width(), 256u);
   EXPECT_EQ(t.height(), 256u);
@@ -158,6 +184,7 @@ TEST(TextureExample, Example2SixteenBitGrayAlphaPointSampled) {
                      {{"example2.jpg", photo}});
   ASSERT_TRUE(built.has_value()) << built.error().to_string();
   const Texture& t = built->texture;
+  const FailurePicture picture(t);
   EXPECT_EQ(t.format(), TextureFormat::kA4R4G4B4);
   EXPECT_EQ(t.filter(), TextureFilter::kPoint);
   EXPECT_EQ(t.width(), 128u);
@@ -184,6 +211,7 @@ TEST(TextureCheck, C05_Example3CompressedColourWithGrayAlpha) {
   auto built = build(source, sources);
   ASSERT_TRUE(built.has_value()) << built.error().to_string();
   const Texture& t = built->texture;
+  const FailurePicture picture(t);
   EXPECT_EQ(t.width(), 64u);  // the colour image's size
   EXPECT_EQ(t.height(), 32u);
   EXPECT_EQ(t.format(), TextureFormat::kBC2);  // DXT2 = BC2 with premultiplied colour
@@ -219,6 +247,7 @@ TEST(TextureCheck, C06_Example4ClampOneLevelMaxAlpha) {
                      {{"example4.jpg", photo}});
   ASSERT_TRUE(built.has_value()) << built.error().to_string();
   const Texture& t = built->texture;
+  const FailurePicture picture(t);
   EXPECT_EQ(t.wrap(), TextureWrap::kClamp);
   EXPECT_EQ(t.level_count(), 1u);
   EXPECT_EQ(t.width(), 8u);
@@ -234,6 +263,7 @@ TEST(TextureCheck, C07_Example5NormalMapWithGrayAlpha) {
       {{"example5.jpg", flat}});
   ASSERT_TRUE(built.has_value()) << built.error().to_string();
   const Texture& t = built->texture;
+  const FailurePicture picture(t);
   EXPECT_EQ(t.format(), TextureFormat::kA8R8G8B8);
   EXPECT_EQ(t.level_count(), 8u);
   for (u32 l = 0; l < t.level_count(); ++l) {
@@ -280,6 +310,7 @@ TEST(TextureCheck, C09_Defaults) {
       build(R"(Texture("d") { Image("p.png"); })", {{"p.png", Image(32, 16, rgb8(1, 2, 3, 4))}});
   ASSERT_TRUE(built.has_value()) << built.error().to_string();
   const Texture& t = built->texture;
+  const FailurePicture picture(t);
   EXPECT_EQ(t.format(), TextureFormat::kA8R8G8B8);                // 32-bit
   EXPECT_EQ(t.level_count(), 6u);                                 // full chain
   EXPECT_EQ(t.wrap(), TextureWrap::kWrap);                        // wrap

@@ -1,3 +1,4 @@
+#include "keel/assets/build/texture_preview.h"
 #include "keel/assets/build/preview.h"
 #include "keel/assets/build/texture_writer.h"
 #include "keel/assets/texture.h"
@@ -45,6 +46,11 @@ Result<Picture> picture_of_texture(const pack::PackFile& pack, std::string_view 
   if (!chunk) return Unexpected(chunk.error());
   Result<Texture> texture = Texture::view(*chunk, pack.label() + ":" + std::string(name));
   if (!texture) return Unexpected(texture.error());
+  return texture_contact_sheet(*texture);
+}
+
+Result<Picture> texture_contact_sheet(const Texture& view) {
+  const Texture* texture = &view;
   const u32 w0 = texture->width();
   const u32 h0 = texture->height();
   const u32 scale = std::max<u32>(1, kMinLevel0 / std::max(w0, h0));
@@ -65,7 +71,8 @@ Result<Picture> picture_of_texture(const pack::PackFile& pack, std::string_view 
     const TextureLevel level = texture->level(i);
     const std::vector<u8> rgba = decode_level_rgba8(texture->format(), level);
     if (rgba.empty())
-      return fail(ErrorCode::kCorrupt, "texture '{}': level {} does not decode", name, i);
+      return fail(ErrorCode::kCorrupt, "texture {:#x}: level {} does not decode",
+                  texture->name_hash(), i);
     if (i == 0) {
       blit(sheet, rgba, level.width, level.height, scale, 0, 0, texture->premultiplied());
     } else {
