@@ -14,9 +14,10 @@
 namespace keel::assets {
 namespace {
 
-// Sources larger than this are refused before decoding (a bound on memory for external data).
-constexpr u64 kMaxSourcePixels = u64{16384} * 16384;
-constexpr u32 kMaxSourceExtent = 65536;
+// Sources larger than this are refused before decoding (a bound on memory for external data:
+// the float image of the largest source takes 1 GiB).
+constexpr u64 kMaxSourcePixels = u64{8192} * 8192;
+constexpr u32 kMaxSourceExtent = 16384;
 
 struct StbFree {
   void operator()(void* p) const { stbi_image_free(p); }
@@ -84,8 +85,13 @@ Result<Image> Image::decode(ByteSpan file, std::string_view label) {
     return fail_at(where(), ErrorCode::kOutOfRange, "image of {}x{} pixels is larger than allowed",
                    w, h);
   }
-  Image image(static_cast<u32>(w), static_cast<u32>(h));
-  const usize count = image.pixels_.size();
+  const usize count = usize(w) * usize(h);
+  Image image;  // allocated once the pixels decoded
+  const auto allocate = [&] {
+    image.width_ = static_cast<u32>(w);
+    image.height_ = static_cast<u32>(h);
+    image.pixels_.resize(count);
+  };
   if (stbi_is_16_bit_from_memory(bytes, size) != 0) {
     // Native channels, expanded here: stb_image's own 16-bit channel conversion is unsafe for
     // some formats (16-bit PNM) in the Debian version.
@@ -95,6 +101,7 @@ Result<Image> Image::decode(ByteSpan file, std::string_view label) {
       return fail_at(where(), ErrorCode::kParse, "image could not be decoded: {}",
                      stbi_failure_reason());
     }
+    allocate();
     constexpr f32 kScale = 1.0f / 65535.0f;
     const usize n = static_cast<usize>(channels);
     for (usize i = 0; i < count; ++i) {
@@ -114,6 +121,7 @@ Result<Image> Image::decode(ByteSpan file, std::string_view label) {
     return fail_at(where(), ErrorCode::kParse, "image could not be decoded: {}",
                    stbi_failure_reason());
   }
+  allocate();
   constexpr f32 kScale = 1.0f / 255.0f;
   for (usize i = 0; i < count; ++i) {
     const stbi_uc* p = data.get() + i * 4;
