@@ -188,7 +188,7 @@ Result<Image> composite(const TextureSpec& spec, std::span<const Image> sources)
   return canvas;
 }
 
-Result<std::vector<Image>> make_levels(const TextureSpec& spec, const Image& canvas) {
+Result<std::vector<Image>> make_levels(const TextureSpec& spec, Image canvas) {
   if (canvas.empty())
     return fail(ErrorCode::kInvalidArgument, "texture \"{}\": empty canvas", spec.name);
   std::vector<Image> levels;
@@ -201,12 +201,27 @@ Result<std::vector<Image>> make_levels(const TextureSpec& spec, const Image& can
     const u32 w = spec.size ? (*spec.size)[0] : canvas.width();
     const u32 h = spec.size ? (*spec.size)[1] : canvas.height();
     const u32 count = spec.levels == 0 ? max_levels(w, h) : std::min(spec.levels, max_levels(w, h));
-    Image linear = canvas.resized(w, h, srgb ? ResizeSpace::kSrgb : ResizeSpace::kRaw);
-    levels.push_back(linear);
-    if (srgb && count > 1) to_linear(linear);
+    if (canvas.width() == w && canvas.height() == h) {
+      levels.push_back(std::move(canvas));
+    } else {
+      levels.push_back(canvas.resized(w, h, srgb ? ResizeSpace::kSrgb : ResizeSpace::kRaw));
+    }
+    levels.reserve(count);
+    Image linear;  // sRGB textures: the current level in linear light
+    if (srgb && count > 1) {
+      linear = levels[0];
+      to_linear(linear);
+    }
     for (u32 i = 1; i < count; ++i) {
-      linear = linear.resized(level_extent(w, i), level_extent(h, i), ResizeSpace::kRaw);
-      levels.push_back(srgb ? to_srgb(linear) : linear);
+      const u32 lw = level_extent(w, i);
+      const u32 lh = level_extent(h, i);
+      if (srgb) {
+        linear = linear.resized(lw, lh, ResizeSpace::kRaw);
+        levels.push_back(to_srgb(linear));
+      } else {
+        Image next = levels.back().resized(lw, lh, ResizeSpace::kRaw);
+        levels.push_back(std::move(next));
+      }
     }
   }
   if (spec.fade) fade_levels(*spec.fade, levels);
@@ -239,7 +254,7 @@ Result<ByteBuffer> build_texture(const TextureSpec& spec, std::string_view platf
   if (!canvas) return Unexpected(canvas.error());
   sources.clear();
   note(log, "composite");
-  Result<std::vector<Image>> levels = make_levels(spec, *canvas);
+  Result<std::vector<Image>> levels = make_levels(spec, std::move(*canvas));
   if (!levels) return Unexpected(levels.error());
   note(log, "resize");
   note(log, "mip");

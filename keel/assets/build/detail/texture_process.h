@@ -32,7 +32,7 @@ struct ProcessLog {
 Result<Image> composite(const TextureSpec& spec, std::span<const Image> sources);
 
 // Step 4: the level images, largest first (sRGB-encoded values when spec.filter_in_srgb()).
-Result<std::vector<Image>> make_levels(const TextureSpec& spec, const Image& canvas);
+Result<std::vector<Image>> make_levels(const TextureSpec& spec, Image canvas);
 
 // Steps 1-6 for one texture on one platform: the load-ready chunk.
 Result<ByteBuffer> build_texture(const TextureSpec& spec, std::string_view platform,
