@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <vector>
 
 namespace keel::assets {
@@ -11,8 +12,8 @@ namespace {
 
 // A chunk written by hand, so the runtime view is tested without the build library.
 ByteBuffer make_chunk(TextureFormat format, u32 w, u32 h, u32 levels) {
-  ByteBuffer out(kTextureHeaderSize + chain_bytes(format, w, h, levels));
-  u8* p = as_u8(MutableByteSpan(out)).data();
+  std::array<u8, kTextureHeaderSize> header{};
+  u8* p = header.data();
   pack::store_u32(p, kTextureMagic);
   p[4] = kTextureVersion;
   p[6] = kTextureHeaderSize;
@@ -24,6 +25,8 @@ ByteBuffer make_chunk(TextureFormat format, u32 w, u32 h, u32 levels) {
   p[22] = static_cast<u8>(TextureFilter::kTrilinear);
   p[23] = static_cast<u8>(TextureWrap::kClamp);
   pack::store_u32(p + 28, static_cast<u32>(chain_bytes(format, w, h, levels)));
+  ByteBuffer out = to_buffer(as_bytes(std::span<const u8>(header)));
+  out.resize(kTextureHeaderSize + chain_bytes(format, w, h, levels));
   return out;
 }
 

@@ -14,13 +14,28 @@
 namespace keel::assets {
 namespace {
 
-// Sources larger than this are refused before decoding (a bound on memory for external data).
-constexpr u64 kMaxSourcePixels = u64{16384} * 16384;
-constexpr u32 kMaxSourceExtent = 65536;
+// Sources larger than this are refused before decoding (a bound on memory for external data:
+// the float image of the largest source takes 1 GiB).
+constexpr u64 kMaxSourcePixels = u64{8192} * 8192;
+constexpr u32 kMaxSourceExtent = 16384;
 
 struct StbFree {
   void operator()(void* p) const { stbi_image_free(p); }
 };
+
+// The book's source formats that stb_image reads: PNG, JPEG, BMP and TGA (TGA has no magic
+// number; anything stb would read as PSD, GIF, HDR, PIC or PNM is refused first).
+bool known_format(ByteSpan file) {
+  const std::string_view head = as_chars(file.first(std::min<usize>(file.size(), 11)));
+  const auto starts = [&](std::string_view magic) { return head.starts_with(magic); };
+  if (starts("\x89PNG") || starts("\xFF\xD8\xFF") || starts("BM")) return true;
+  if (starts("8BPS") || starts("GIF8") || starts("#?RADIANCE") || starts("#?RGBE") ||
+      starts("\x53\x80\xF6\x34")) {
+    return false;
+  }
+  if (head.size() >= 2 && head[0] == 'P' && head[1] >= '1' && head[1] <= '7') return false;  // PNM
+  return true;
+}
 
 }  // namespace
 
@@ -54,6 +69,9 @@ Result<Image> Image::decode(ByteSpan file, std::string_view label) {
     return fail_at(where(), ErrorCode::kOutOfRange, "image file of {} bytes is too large",
                    file.size());
   }
+  if (!known_format(file)) {
+    return fail_at(where(), ErrorCode::kUnsupported, "not a PNG, JPEG, BMP or TGA image");
+  }
   const auto* bytes = reinterpret_cast<const stbi_uc*>(file.data());  // NOLINT
   const int size = static_cast<int>(file.size());
   int w = 0;
@@ -67,19 +85,34 @@ Result<Image> Image::decode(ByteSpan file, std::string_view label) {
     return fail_at(where(), ErrorCode::kOutOfRange, "image of {}x{} pixels is larger than allowed",
                    w, h);
   }
-  Image image(static_cast<u32>(w), static_cast<u32>(h));
-  const usize count = image.pixels_.size();
+  const usize count = usize(w) * usize(h);
+  Image image;  // allocated once the pixels decoded
+  const auto allocate = [&] {
+    image.width_ = static_cast<u32>(w);
+    image.height_ = static_cast<u32>(h);
+    image.pixels_.resize(count);
+  };
   if (stbi_is_16_bit_from_memory(bytes, size) != 0) {
+    // Native channels, expanded here: stb_image's own 16-bit channel conversion is unsafe for
+    // some formats (16-bit PNM) in the Debian version.
     std::unique_ptr<stbi_us, StbFree> data(
-        stbi_load_16_from_memory(bytes, size, &w, &h, &channels, 4));
-    if (!data || usize(w) * usize(h) != count) {
+        stbi_load_16_from_memory(bytes, size, &w, &h, &channels, 0));
+    if (!data || usize(w) * usize(h) != count || channels < 1 || channels > 4) {
       return fail_at(where(), ErrorCode::kParse, "image could not be decoded: {}",
                      stbi_failure_reason());
     }
+    allocate();
     constexpr f32 kScale = 1.0f / 65535.0f;
+    const usize n = static_cast<usize>(channels);
     for (usize i = 0; i < count; ++i) {
-      const stbi_us* p = data.get() + i * 4;
-      image.pixels_[i] = {p[0] * kScale, p[1] * kScale, p[2] * kScale, p[3] * kScale};
+      const stbi_us* p = data.get() + i * n;
+      const f32 first = p[0] * kScale;
+      switch (n) {
+        case 1: image.pixels_[i] = {first, first, first, 1.0f}; break;
+        case 2: image.pixels_[i] = {first, first, first, p[1] * kScale}; break;
+        case 3: image.pixels_[i] = {first, p[1] * kScale, p[2] * kScale, 1.0f}; break;
+        default: image.pixels_[i] = {first, p[1] * kScale, p[2] * kScale, p[3] * kScale}; break;
+      }
     }
     return image;
   }
@@ -88,6 +121,7 @@ Result<Image> Image::decode(ByteSpan file, std::string_view label) {
     return fail_at(where(), ErrorCode::kParse, "image could not be decoded: {}",
                    stbi_failure_reason());
   }
+  allocate();
   constexpr f32 kScale = 1.0f / 255.0f;
   for (usize i = 0; i < count; ++i) {
     const stbi_uc* p = data.get() + i * 4;

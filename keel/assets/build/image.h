@@ -51,9 +51,10 @@ class Image {
   // A width x height image filled with `fill`. Zero sizes make an empty image.
   Image(u32 width, u32 height, Rgba fill = {});
 
-  // Decodes an image file (PNG, JPEG, TGA, BMP, PSD, GIF, HDR, PNM through stb_image; 16-bit PNGs
-  // keep 16 bits). Channels a file lacks read as the book's IImage gives them: gray fills r, g, b;
-  // a missing alpha is 1. `label` names the data in errors.
+  // Decodes an image file through stb_image: PNG (16-bit PNGs keep 16 bits), JPEG, BMP or TGA,
+  // the book's source formats; others are refused (kUnsupported). Channels a file lacks read as the
+  // book's IImage gives them: gray fills r, g, b; a missing alpha is 1. `label` names the data in
+  // errors.
   static Result<Image> decode(ByteSpan file, std::string_view label = "<image>");
   static Result<Image> load(const std::filesystem::path& path);
   // From 8-bit pixels, rows top to bottom, `channels` per pixel: 1 (the value goes to all four

@@ -1,3 +1,4 @@
+#include "keel/assets/build/texture_preview.h"
 #include "keel/assets/build/preview.h"
 #include "keel/assets/build/texture_writer.h"
 #include "keel/assets/texture.h"
@@ -16,15 +17,19 @@ constexpr u32 kGap = 4;          // pixels between levels on the sheet
 constexpr u32 kMinLevel0 = 128;  // small textures are enlarged (nearest) to at least this
 constexpr u32 kChecker = 8;      // checkerboard cell behind transparent pixels
 
-// Draws `rgba` (w x h) enlarged `scale` times at (x0, y0), blended over a checkerboard.
-void blit(Picture& sheet, const std::vector<u8>& rgba, u32 w, u32 h, u32 scale, u32 x0, u32 y0) {
+// Draws `rgba` (w x h) enlarged `scale` times at (x0, y0), blended over a checkerboard
+// (premultiplied colour is added, not multiplied, by alpha).
+void blit(Picture& sheet, const std::vector<u8>& rgba, u32 w, u32 h, u32 scale, u32 x0, u32 y0,
+          bool premultiplied) {
   for (u32 y = 0; y < h * scale; ++y) {
     for (u32 x = 0; x < w * scale; ++x) {
       const u8* s = &rgba[(usize{y / scale} * w + x / scale) * 4];
       u8* d = &sheet.rgba[(usize{y0 + y} * sheet.width + x0 + x) * 4];
       const u32 back = ((x / kChecker + y / kChecker) % 2 == 0) ? 200 : 150;
-      for (int c = 0; c < 3; ++c)
-        d[c] = static_cast<u8>((s[c] * s[3] + back * (255 - s[3]) + 127) / 255);
+      for (int c = 0; c < 3; ++c) {
+        const u32 color = premultiplied ? s[c] * 255u : u32{s[c]} * s[3];
+        d[c] = static_cast<u8>(std::min<u32>(255, (color + back * (255u - s[3]) + 127) / 255));
+      }
       d[3] = 255;
     }
   }
@@ -41,6 +46,11 @@ Result<Picture> picture_of_texture(const pack::PackFile& pack, std::string_view 
   if (!chunk) return Unexpected(chunk.error());
   Result<Texture> texture = Texture::view(*chunk, pack.label() + ":" + std::string(name));
   if (!texture) return Unexpected(texture.error());
+  return texture_contact_sheet(*texture);
+}
+
+Result<Picture> texture_contact_sheet(const Texture& view) {
+  const Texture* texture = &view;
   const u32 w0 = texture->width();
   const u32 h0 = texture->height();
   const u32 scale = std::max<u32>(1, kMinLevel0 / std::max(w0, h0));
@@ -61,11 +71,13 @@ Result<Picture> picture_of_texture(const pack::PackFile& pack, std::string_view 
     const TextureLevel level = texture->level(i);
     const std::vector<u8> rgba = decode_level_rgba8(texture->format(), level);
     if (rgba.empty())
-      return fail(ErrorCode::kCorrupt, "texture '{}': level {} does not decode", name, i);
+      return fail(ErrorCode::kCorrupt, "texture {:#x}: level {} does not decode",
+                  texture->name_hash(), i);
     if (i == 0) {
-      blit(sheet, rgba, level.width, level.height, scale, 0, 0);
+      blit(sheet, rgba, level.width, level.height, scale, 0, 0, texture->premultiplied());
     } else {
-      blit(sheet, rgba, level.width, level.height, scale, w0 * scale + kGap, y);
+      blit(sheet, rgba, level.width, level.height, scale, w0 * scale + kGap, y,
+           texture->premultiplied());
       y += level.height * scale + kGap;
     }
   }
