@@ -28,6 +28,8 @@ class Stripper {
  public:
   Stripper(std::vector<Triangle> tris, u32 vertex_count, const StripOptions& options)
       : tris_(std::move(tris)), options_(options), cache_(options.cache) {
+    restart_after_ = options.restart_after_misses != 0 ? options.restart_after_misses
+                                                       : std::max<u32>(options.cache.size, 4);
     std::vector<u32> flat;
     flat.reserve(tris_.size() * 3);
     for (const Triangle& t : tris_) flat.insert(flat.end(), t.begin(), t.end());
@@ -73,6 +75,13 @@ class Stripper {
            (a.bad ? options_.weights.bad_entry * a.cost : 0.0f);
   }
 
+  // A small preference for vertices about to leave the cache: use them while they are there.
+  float age_bonus(u32 v) const {
+    const int age = cache_.age(v);
+    return age < 0 ? 0.0f
+                   : 0.25f * static_cast<float>(age) / static_cast<float>(options_.cache.size);
+  }
+
   // Fewest unassigned neighbours; among the triangles touching cached vertices first, with their
   // cache cost added (the strip starts where the last one left the cache warm).
   u32 pick_start() {
@@ -83,7 +92,7 @@ class Stripper {
         const u32 t = of_vertex_[i];
         if (assigned_[t]) continue;
         float cost = options_.weights.neighbours * static_cast<float>(count_[t]);
-        for (u32 w : tris_[t]) cost += vertex_cost(w);
+        for (u32 w : tris_[t]) cost += vertex_cost(w) - age_bonus(w);
         if (best == Adjacency::kNone || cost < best_cost || (cost == best_cost && t < best)) {
           best = t;
           best_cost = cost;
@@ -181,7 +190,12 @@ class Stripper {
     append(strip, t0[e]);
     append(strip, t0[(e + 1) % 3]);
     u32 current = start;
+    u32 misses = 3;
     while (best.triangle != Adjacency::kNone) {
+      if (!cache_.contains(best.vertex)) {
+        if (misses >= restart_after_) break;  // start again beside the cached vertices
+        ++misses;
+      }
       if (best.swap) {
         const u32 r = strip[strip.size() - 3], q = strip.back();
         append(strip, q);
@@ -208,6 +222,7 @@ class Stripper {
 
   std::vector<Triangle> tris_;
   StripOptions options_;
+  u32 restart_after_ = 0;
   VertexCache cache_;
   Adjacency adjacency_;
   std::vector<u8> count_;

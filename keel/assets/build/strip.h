@@ -50,6 +50,10 @@ struct StripOptions {
   u32 max_strip_indices = 0;   // 0: unlimited (otherwise at least 3)
   u32 max_strip_vertices = 0;  // distinct vertices per strip; 0: unlimited (otherwise >= 3)
   bool stitch = true;          // join the strips into as few as the limits allow
+  // Ends a strip whose next vertex would miss the cache once it has missed this often, so the
+  // next strip starts beside the cached vertices (a strip longer than the cache loses its
+  // neighbours' reuse). 0: the cache size; a value >= 2^31: never.
+  u32 restart_after_misses = 0;
 };
 
 // Splits the triangles (3 indices each, degenerate ones dropped) into strips.

@@ -11,11 +11,11 @@ VertexCache::VertexCache(const CacheModel& model) : model_(model) {
   KEEL_ASSERT(model.bad_tail < model.size, "vertex cache bad_tail must be below its size");
   model_.size = std::clamp<u32>(model_.size, 1, 256);
   model_.bad_tail = std::min(model_.bad_tail, model_.size - 1);
-  slots_.reserve(model_.size);
+  slots_.assign(model_.size, 0);
 }
 
 int VertexCache::find(u32 vertex) const {
-  for (usize i = 0; i < slots_.size(); ++i) {
+  for (u32 i = 0; i < count_; ++i) {
     if (slots_[i] == vertex) return static_cast<int>(i);
   }
   return -1;
@@ -33,19 +33,23 @@ CacheAccess VertexCache::access(u32 vertex) {
   const CacheAccess result = peek(vertex);
   if (result.hit) {
     if (model_.kind == CacheKind::kLru) {
-      const auto it = std::find(slots_.begin(), slots_.end(), vertex);
-      std::rotate(slots_.begin(), it, it + 1);  // refresh: becomes the newest
+      const u32 age = static_cast<u32>(find(vertex));
+      for (u32 i = age; i > 0; --i) slots_[i] = slots_[i - 1];  // refresh: becomes the newest
+      slots_[0] = vertex;
     }
     return result;
   }
-  if (slots_.size() == model_.size) slots_.pop_back();  // overwrite the oldest
-  slots_.insert(slots_.begin(), vertex);
+  if (count_ < model_.size) ++count_;  // when full, the oldest falls off the end
+  for (u32 i = count_ - 1; i > 0; --i) slots_[i] = slots_[i - 1];
+  slots_[0] = vertex;
   return result;
 }
 
-std::vector<u32> VertexCache::entries() const { return slots_; }
+std::vector<u32> VertexCache::entries() const {
+  return std::vector<u32>(slots_.begin(), slots_.begin() + count_);
+}
 
-void VertexCache::clear() { slots_.clear(); }
+void VertexCache::clear() { count_ = 0; }
 
 double acmr(std::span<const u32> indices, bool strip, const CacheModel& model) {
   VertexCache cache(model);

@@ -37,6 +37,8 @@ class VertexCache {
   // What access(vertex) would report, without changing the cache.
   CacheAccess peek(u32 vertex) const;
   bool contains(u32 vertex) const { return find(vertex) >= 0; }
+  // Entries newer than `vertex` (0: the newest); -1 when absent.
+  int age(u32 vertex) const { return find(vertex); }
   // Entries from the newest to the oldest (the one overwritten next is last when full).
   std::vector<u32> entries() const;
   void clear();
@@ -47,7 +49,8 @@ class VertexCache {
   int find(u32 vertex) const;
 
   CacheModel model_;
-  std::vector<u32> slots_;  // newest first
+  std::vector<u32> slots_;  // newest first; the first count_ are in use
+  u32 count_ = 0;
 };
 
 // Average cache miss ratio: transformed vertices per non-degenerate triangle, for a triangle list
