@@ -92,15 +92,20 @@ void draw_triangles(const SubMesh& sub, const MeshDraw& d, u32& strip_number,
     ++strip_number;
     return;
   }
+  // Degenerates from a swap repeat one index once (..., q, q, r, ...); a stitch repeats at least
+  // two (..., a, a, b, b, ...): only a stitch starts a new strip colour.
+  const std::vector<Triangle> tris = decode_strip(run);
   bool in_strip = false;
-  for (const Triangle& t : decode_strip(run)) {
-    if (is_degenerate(t)) {
-      if (in_strip) ++strip_number;
-      in_strip = false;
+  u32 repeats = 0;
+  for (usize k = 0; k < tris.size(); ++k) {
+    if (is_degenerate(tris[k])) {
+      if (run[k + 1] == run[k + 2]) ++repeats;
       continue;
     }
+    if (in_strip && repeats >= 2) ++strip_number;
+    repeats = 0;
     in_strip = true;
-    out.push_back({t, strip_number});
+    out.push_back({tris[k], strip_number});
   }
   if (in_strip) ++strip_number;
 }
