@@ -1,10 +1,12 @@
 #include "keel/assets/build/mesh_process.h"
 
 #include "keel/assets/build/mesh_compress.h"
+#include "keel/core/file.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <random>
 
 namespace keel::assets {
@@ -273,6 +275,18 @@ TEST(MeshProcess, EveryFaceModeDrawsTheSameTriangles) {
     }
     EXPECT_EQ(real, src.triangles.size());
   }
+}
+
+TEST(MeshProcess, SmallChunkParses) {
+  // Also the seed of fuzz/corpus/mesh (copied from the test's folder).
+  MeshBuildOptions options;
+  options.faces = FaceMode::kBook;
+  const ByteBuffer bytes = encode_mesh(
+      *process_mesh(full_mesh(2, 3.0f, {material("m", {"diffuse", "bump"}, 0)}), options));
+  EXPECT_TRUE(Mesh::parse(bytes));
+  const std::filesystem::path dir = std::filesystem::path(KEEL_TEST_TMPDIR) / "mesh_process";
+  std::filesystem::create_directories(dir);
+  EXPECT_TRUE(write_file_atomic(dir / "grid.bin", bytes));
 }
 
 TEST(EntryPoints, MeshProcessBadInput) {
