@@ -114,43 +114,55 @@ std::string extension_of(std::string_view file) {
   return ext;
 }
 
-std::optional<MeshSource> load_source(pipeline::BuildContext& ctx, const Token& at,
-                                      const std::string& path, const std::string& name) {
-  const Result<std::string> bytes = ctx.read_file(path);
+// The source's bytes and, for an OBJ, its material library (found first: a dependency too).
+struct SourceFiles {
+  std::string path;
+  std::string bytes;
+  std::string mtl_text;
+};
+
+std::optional<SourceFiles> read_sources(pipeline::BuildContext& ctx, const Token& at,
+                                        const std::string& path) {
+  Result<std::string> bytes = ctx.read_file(path);
   if (!bytes) return std::nullopt;
-  const std::string ext = extension_of(path);
-  Result<MeshSource> mesh = fail(ErrorCode::kInvalidArgument, "unknown mesh file type `{}`", ext);
-  if (ext == ".mesh") {
-    text::Diagnostics diag;
-    std::optional<MeshSource> parsed = parse_mesh_source(*bytes, path, diag);
-    if (!parsed) {
-      ctx.report(diag);
+  SourceFiles files{path, std::move(*bytes), {}};
+  const std::string library = extension_of(path) == ".obj" ? obj_material_library(files.bytes) : "";
+  if (!library.empty()) {
+    // Named relative to the OBJ, as the OBJ was named in the command.
+    const std::string beside = (std::filesystem::path(at.text).parent_path() / library).string();
+    Result<std::string> mtl_path = ctx.find_source(library);
+    if (!mtl_path) mtl_path = ctx.find_source(beside);
+    if (!mtl_path) {
+      ctx.error(
+          at, fmt::format("`{}` names material library `{}`, which was not found", path, library));
       return std::nullopt;
     }
+    Result<std::string> mtl = ctx.read_file(*mtl_path);
+    if (!mtl) return std::nullopt;
+    files.mtl_text = std::move(*mtl);
+  }
+  return files;
+}
+
+std::optional<MeshSource> load_source(pipeline::BuildContext& ctx, const Token& at,
+                                      const SourceFiles& files, const std::string& name) {
+  const std::string ext = extension_of(files.path);
+  Result<MeshSource> mesh = fail(ErrorCode::kInvalidArgument,
+                                 "unknown mesh file type `{}` (.mesh, .obj, .gltf, .glb)", ext);
+  if (ext == ".mesh") {
+    text::Diagnostics diag;
+    std::optional<MeshSource> parsed = parse_mesh_source(files.bytes, files.path, diag);
+    if (!parsed) ctx.report(diag);
     return parsed;
-  } else if (ext == ".obj") {
-    std::string mtl_text;
-    const std::string library = obj_material_library(*bytes);
-    if (!library.empty()) {
-      // Named relative to the OBJ, as the OBJ was named in the command.
-      const std::string beside = (std::filesystem::path(at.text).parent_path() / library).string();
-      Result<std::string> mtl_path = ctx.find_source(library);
-      if (!mtl_path) mtl_path = ctx.find_source(beside);
-      if (!mtl_path) {
-        ctx.error(at, fmt::format("`{}` names material library `{}`, which was not found", path,
-                                  library));
-        return std::nullopt;
-      }
-      Result<std::string> mtl = ctx.read_file(*mtl_path);
-      if (!mtl) return std::nullopt;
-      mtl_text = std::move(*mtl);
-    }
-    mesh = import_obj(*bytes, mtl_text, name);
+  }
+  if (ext == ".obj") {
+    mesh = import_obj(files.bytes, files.mtl_text, name);
   } else if (ext == ".gltf" || ext == ".glb") {
-    mesh = import_gltf(as_bytes(*bytes), std::filesystem::path(path).parent_path().string(), name);
+    mesh = import_gltf(as_bytes(files.bytes),
+                       std::filesystem::path(files.path).parent_path().string(), name);
   }
   if (!mesh) {
-    ctx.error(at, fmt::format("{}: {}", path, mesh.error().message()));
+    ctx.error(at, fmt::format("{}: {}", files.path, mesh.error().message()));
     return std::nullopt;
   }
   return std::move(*mesh);
@@ -171,9 +183,11 @@ bool build_mesh(pipeline::BuildContext& ctx) {
     return false;
   }
   if (!ctx.set_output(name)) return false;
-  const std::optional<MeshSource> source = load_source(ctx, *cmd.param(1), *path, name);
-  if (!source) return false;  // after set_output: the MTL is a dependency too
+  const std::optional<SourceFiles> files = read_sources(ctx, *cmd.param(1), *path);
+  if (!files) return false;
   if (ctx.up_to_date()) return true;
+  const std::optional<MeshSource> source = load_source(ctx, *cmd.param(1), *files, name);
+  if (!source) return false;
   Result<BuiltMesh> built = process_mesh(*source, options);
   if (!built) {
     ctx.error(cmd, built.error().message());

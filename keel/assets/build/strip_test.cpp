@@ -289,3 +289,28 @@ TEST(MeshCheck, C42_VertexReordering) {
 
 }  // namespace
 }  // namespace keel::assets
+
+namespace keel::assets {
+namespace {
+
+TEST(EntryPoints, StripperEmptyAndDegenerateInput) {
+  EXPECT_TRUE(make_strips({}).empty());
+  EXPECT_TRUE(make_strips(std::vector<u32>{1, 1, 2, 3, 3, 3}).empty());  // only degenerates
+  EXPECT_TRUE(decode_strip(std::vector<u32>{1, 2}).empty());
+  Strip s;
+  stitch_onto(s, {});
+  EXPECT_TRUE(s.empty());
+  stitch_onto(s, std::vector<u32>{4, 5, 6});
+  EXPECT_EQ(s, (Strip{4, 5, 6}));
+  EXPECT_TRUE(stitch_strips({}, {}).empty());
+  EXPECT_TRUE(reorder_vertices({}).order.empty());
+  EXPECT_EQ(stitch_cost({}, {}, {}), 0.0f);
+  EXPECT_EQ(acmr({}, true, {}), 0.0);
+  // Huge, sparse vertex numbers work: the stripper renumbers densely.
+  const std::vector<Strip> far = make_strips(std::vector<u32>{4000000000u, 7, 123456789u});
+  ASSERT_EQ(far.size(), 1u);
+  EXPECT_EQ(far[0].size(), 3u);
+}
+
+}  // namespace
+}  // namespace keel::assets
