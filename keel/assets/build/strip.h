@@ -38,7 +38,7 @@ struct Adjacency {
 Adjacency build_adjacency(std::span<const u32> indices);
 
 struct StripWeights {
-  float neighbours = 1.0f;  // per unassigned neighbour of the candidate (avoid isolating)
+  float neighbours = 2.0f;  // per unassigned neighbour of the candidate (avoid isolating)
   float miss = 2.0f;        // the new vertex is not in the simulated cache
   float swap = 3.0f;        // leaving by the "wrong" edge (2 degenerate triangles)
   float bad_entry = 1.0f;   // the candidate hits a penalised cache entry
