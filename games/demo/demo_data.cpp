@@ -1,10 +1,14 @@
 #include "demo_data.h"
 
+#include "keel/assets/font.h"
+#include "keel/assets/mesh.h"
+#include "keel/assets/texture.h"
 #include "keel/core/bytes.h"
 #include "keel/fsm/compiled.h"
 #include "keel/pack/format.h"
 #include "keel/pipeline/string_table_asset.h"
 #include "keel/script/library.h"
+#include "keel/spatial/bsp.h"
 
 #include <fmt/format.h>
 
@@ -68,6 +72,26 @@ Result<keel::pipeline::StringTableView*> make_strings(keel::ByteSpan b) {
   return new keel::pipeline::StringTableView(*view);
 }
 
+// Textures, fonts, meshes and BSP trees are views over their chunks, validated once here.
+template <typename View, auto Parse>
+Result<View*> make_view(keel::ByteSpan b) {
+  Result<View> view = Parse(b);
+  if (!view) return std::unexpected(view.error());
+  return new View(std::move(*view));
+}
+
+Result<keel::assets::Texture*> make_texture(keel::ByteSpan b) {
+  return make_view<keel::assets::Texture, [](keel::ByteSpan c) {
+    return keel::assets::Texture::view(c, "texture asset");
+  }>(b);
+}
+
+Result<keel::spatial::BspView*> make_bsp(keel::ByteSpan b) {
+  return make_view<keel::spatial::BspView, [](keel::ByteSpan c) {
+    return keel::spatial::BspView::load(c, "BSP asset");
+  }>(b);
+}
+
 Result<TileMap*> make_tile_map(keel::ByteSpan b) {
   if (b.size() < 8) return keel::fail(keel::ErrorCode::kCorrupt, "tile map shorter than 8 bytes");
   TileMap map{read_u32(b, 0), read_u32(b, 4)};
@@ -113,6 +137,25 @@ std::string describe(std::string_view type, const void* asset) {
     const auto* map = static_cast<const TileMap*>(asset);
     return fmt::format("{}x{} tiles", map->width, map->height);
   }
+  if (type == "Texture") {
+    const auto* t = static_cast<const keel::assets::Texture*>(asset);
+    return fmt::format("{}x{} {}, {} levels", t->width(), t->height(),
+                       keel::assets::format_name(t->format()), t->level_count());
+  }
+  if (type == "Font") {
+    const auto* f = static_cast<const keel::assets::FontView*>(asset);
+    return fmt::format("{} px, {} glyphs", f->pixel_size(), f->glyph_count());
+  }
+  if (type == "Mesh") {
+    const auto* m = static_cast<const keel::assets::Mesh*>(asset);
+    keel::u32 vertices = 0;
+    for (const keel::assets::SubMesh& sub : m->submeshes()) vertices += sub.vertex_count;
+    return fmt::format("{} sub-meshes, {} vertices", m->submeshes().size(), vertices);
+  }
+  if (type == "BSP") {
+    const auto* bsp = static_cast<const keel::spatial::BspView*>(asset);
+    return fmt::format("{} nodes, {} faces", bsp->nodes().size(), bsp->faces().size());
+  }
   return {};
 }
 
@@ -125,17 +168,24 @@ Result<DemoData> load_demo_data(const std::filesystem::path& path) {
   register_type<keel::fsm::CompiledFsms>(loader, "FSM", make_fsms);
   register_type<keel::pipeline::StringTableView>(loader, "StringTable", make_strings);
   register_type<TileMap>(loader, "TileMap", make_tile_map);
+  register_type<keel::assets::Texture>(loader, "Texture", make_texture);
+  register_type<keel::assets::FontView>(
+      loader, "Font", make_view<keel::assets::FontView, keel::assets::FontView::parse>);
+  register_type<keel::assets::Mesh>(loader, "Mesh",
+                                    make_view<keel::assets::Mesh, keel::assets::Mesh::parse>);
+  register_type<keel::spatial::BspView>(loader, "BSP", make_bsp);
 
   keel::pack::LoadOptions options;
   options.load_names = true;
   Result<keel::pack::LoadedPack> pack = loader.load(path, options);
   if (!pack) return std::unexpected(pack.error());
 
-  const std::map<Hash, std::string_view> types = {{type_hash("Blob"), "Blob"},
-                                                  {type_hash("Script"), "Script"},
-                                                  {type_hash("FSM"), "FSM"},
-                                                  {type_hash("StringTable"), "StringTable"},
-                                                  {type_hash("TileMap"), "TileMap"}};
+  const std::map<Hash, std::string_view> types = {
+      {type_hash("Blob"), "Blob"},       {type_hash("Script"), "Script"},
+      {type_hash("FSM"), "FSM"},         {type_hash("StringTable"), "StringTable"},
+      {type_hash("TileMap"), "TileMap"}, {type_hash("Texture"), "Texture"},
+      {type_hash("Font"), "Font"},       {type_hash("Mesh"), "Mesh"},
+      {type_hash("BSP"), "BSP"}};
   std::map<std::string_view, std::vector<std::string>> by_type;
   const auto assets = pack->assets();
   for (keel::usize i = 0; i < assets.size(); ++i) {

@@ -54,8 +54,10 @@ Result<keel::pack::LoadedPack> load(const char* path) {
         return static_cast<void*>(new keel::fsm::CompiledFsms(std::move(*image)));
       },
       [](void* asset) { delete static_cast<keel::fsm::CompiledFsms*>(asset); });
-  // The data file's other assets (blobs, string tables, the plug-in's tile map) stay raw bytes.
-  for (std::string_view type : {"Blob", "StringTable", "TileMap"}) {
+  // The data file's other assets (blobs, string tables, the plug-in's tile map, textures, fonts,
+  // meshes, BSP trees) stay raw bytes: this program links no module above pack.
+  for (std::string_view type :
+       {"Blob", "StringTable", "TileMap", "Texture", "Font", "Mesh", "BSP"}) {
     loader.register_type(keel::pack::type_hash(type),
                          [](keel::pack::SetupContext& ctx) -> Result<void*> {
                            return static_cast<void*>(const_cast<std::byte*>(ctx.primary().data()));
