@@ -31,8 +31,9 @@ enum class RecordType : u8 {
 
 struct Record {
   RecordType type = RecordType::kEndOfTemplate;
-  u32 length = 0;  // sizeof(member); kClassName: sizeof(class); kGone: bytes in old saves
-  u32 align = 0;   // alignof(member); kClassName: alignof(class); kPointer: alignof(pointee)
+  u32 length = 0;        // sizeof(member); kClassName: sizeof(class); kGone: bytes in old saves
+  u32 align = 0;         // alignof(member); kClassName: alignof(class)
+  u32 target_align = 1;  // kPointer: alignof(pointee), checked when a pointer is restored
   void* (*locate)(void* object) = nullptr;  // address of the member in `object`
   const Record* sub = nullptr;              // kClass: the template applied to the member/base
   const char* name = nullptr;               // member (or class) name, for messages and dumps
@@ -142,7 +143,8 @@ constexpr Record pointer_record(const char* name) {
   using P = std::remove_pointer_t<T>;
   return Record{.type = RecordType::kPointer,
                 .length = sizeof(T),
-                .align = detail::pointee_align<P>(),
+                .align = alignof(T),
+                .target_align = detail::pointee_align<P>(),
                 .locate = &detail::locate_member<M>,
                 .name = name,
                 .get_pointer = &detail::get_pointer<P>,

@@ -381,7 +381,7 @@ TEST(SaveD2, Check13_SaveIdAndFactory) {
   EXPECT_EQ(loaded->objects[1]->save_id(), 2u);
   EXPECT_NE(loaded->at<ExObj2>(1), nullptr);
   // A system that does not know ExObj2 refuses the save id.
-  SaveSystem partial({type<ExObj1>()}, {.log_problems = false});
+  SaveSystem partial({type<ExObj1>()}, SystemOptions{true, false});
   SaveFile other(partial);
   auto st = other.begin_load_bytes(*file);
   ASSERT_FALSE(st);  // another version: the type list differs

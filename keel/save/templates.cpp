@@ -134,7 +134,7 @@ Status SaveFile::load_template(SaveObject& object) {
         const auto& block = s.blocks[index - 1];
         if (offset >= block.length) return bad(op, "offset beyond its block");
         auto* target = const_cast<std::byte*>(block.base) + offset;
-        if (reinterpret_cast<uintptr_t>(target) % op.record->align != 0) {
+        if (reinterpret_cast<uintptr_t>(target) % op.record->target_align != 0) {
           return bad(op, "pointer is misaligned for its type");
         }
         op.record->set_pointer(slot, target);

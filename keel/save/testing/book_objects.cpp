@@ -33,6 +33,11 @@ KEEL_SAVE_TEMPLATE(ExObj4) = {
     KEEL_SAVEEND(),
 };
 
+Status ExObj1::load(SaveFile& file) {
+  ++load_calls;
+  return SaveObject::load(file);
+}
+
 Status ExObj2::pre_save(SaveFile& file) {
   if (auto st = ExObj1::pre_save(file); !st) return st;
   file.declare_block(buf, sizeof buf);

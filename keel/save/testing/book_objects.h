@@ -17,6 +17,9 @@ class ExObj1 : public SaveObject {
   u32 objID = 0;
   const char* objName = nullptr;
   f32 matrix[4][4] = {};
+  static inline int load_calls = 0;  // counts load() of every ExObj1 and derived object
+
+  Status load(SaveFile& file) override;
 };
 
 // ExObj2: ExObj1 plus velocity, health, maxHealth, and a 32-byte buffer it declares as a memory
