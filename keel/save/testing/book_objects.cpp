@@ -60,7 +60,7 @@ Status ExObj4::load(SaveFile& file) {
   if (auto st = ExObj1::load(file); !st) return st;
   u32 count = 0;
   if (auto st = file.get_value(count); !st) return st;
-  if (count > 1u << 20) return fail(ErrorCode::kCorrupt, "ExObj4: {} samples", count);
+  if (count > 1u << 16) return fail(ErrorCode::kCorrupt, "ExObj4: {} samples", count);
   samples.resize(read_one_too_few && count > 0 ? count - 1 : count);
   return file.get(std::as_writable_bytes(std::span(samples)));
 }
