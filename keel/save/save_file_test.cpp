@@ -231,3 +231,30 @@ TEST(EntryPoints, SaveSystemBadRegistrations) {
 
 }  // namespace
 }  // namespace keel::save
+
+#include "keel/save/inspect.h"
+
+namespace keel::save {
+namespace {
+
+TEST(SaveInspect, ShowsEveryObjectWithoutTheGameClasses) {
+  SaveSystem system = testing::book_system();
+  BookScene scene;
+  auto file = testing::save_scene(system, scene);
+  ASSERT_TRUE(file);
+  auto in = inspect(*file);
+  ASSERT_TRUE(in) << in.error().to_string();
+  ASSERT_EQ(in->sets.size(), 1u);
+  ASSERT_EQ(in->sets[0].objects.size(), 3u);
+  EXPECT_EQ(in->sets[0].objects[1].type->name, "ExObj2");
+  EXPECT_EQ(in->client_data_bytes, 4u);
+  const std::string dump = format_dump(*in);
+  EXPECT_NE(dump.find("nextObject       -> object #1"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("objName          -> block 1 + 6"), std::string::npos);
+  ByteBuffer bad = *file;
+  bad[bad.size() / 2] ^= std::byte{1};
+  EXPECT_FALSE(inspect(bad));
+}
+
+}  // namespace
+}  // namespace keel::save
