@@ -41,9 +41,13 @@ void build_sorted(SaveFile::Impl& s) {
     const auto begin = reinterpret_cast<uintptr_t>(s.blocks[i].base);
     s.sorted.push_back({begin, begin + s.blocks[i].length, 0, static_cast<u32>(i + 1)});
   }
-  std::sort(s.sorted.begin(), s.sorted.end(), [](const auto& a, const auto& b) {
+  auto by_address = [](const auto& a, const auto& b) {
     return a.begin != b.begin ? a.begin < b.begin : a.index < b.index;
-  });
+  };
+  // Objects allocated one after another are often declared in address order already.
+  if (!std::is_sorted(s.sorted.begin(), s.sorted.end(), by_address)) {
+    std::sort(s.sorted.begin(), s.sorted.end(), by_address);
+  }
   uintptr_t max_end = 0;
   for (auto& e : s.sorted) {
     max_end = std::max(max_end, e.end);

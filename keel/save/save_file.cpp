@@ -255,9 +255,10 @@ u32 SaveFile::declare_object(SaveObject* object) {
     s.fail(usage("declare_object(nullptr)"));
     return 0;
   }
-  auto [it, added] = s.object_index.emplace(object, static_cast<u32>(s.objects.size() + 1));
+  auto [index, added] =
+      s.object_index.insert(detail::object_key(object), static_cast<u32>(s.objects.size() + 1));
   if (added) s.objects.push_back(object);
-  return it->second;
+  return *index;
 }
 
 std::vector<std::unique_ptr<SaveObject>> SaveFile::take_objects() {

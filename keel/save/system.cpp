@@ -144,7 +144,7 @@ void build_from_instance(void* context, const Instance& instance) {
   plan.create = info.create;
   flatten(info.save_template, const_cast<void*>(instance.address),
           static_cast<const std::byte*>(instance.address), plan, problems, 0);
-  ctx.impl->by_id.emplace(plan.save_id, ctx.impl->plans.size());
+  ctx.impl->by_id.insert(plan.save_id * 0x9E3779B1u, static_cast<u32>(ctx.impl->plans.size()));
   ctx.impl->plans.push_back(std::move(plan));
 }
 
@@ -175,7 +175,7 @@ SaveSystem::SaveSystem(std::vector<TypeInfo> types, SystemOptions options)
       impl_->problems.push_back("a registered type has no template");
       continue;
     }
-    if (info.save_id != 0 && impl_->by_id.contains(info.save_id)) {
+    if (info.save_id != 0 && impl_->by_id.contains(info.save_id * 0x9E3779B1u)) {
       impl_->problems.push_back(fmt::format("save id {} is registered twice", info.save_id));
       continue;
     }

@@ -76,14 +76,14 @@ Status SaveFile::save_template(SaveObject& object) {
         SaveObject* target = op.record->get_object(slot);
         u32 index = 0;
         if (target != nullptr) {
-          auto it = s.object_index.find(target);
-          if (it == s.object_index.end()) {
+          const u32* found = s.object_index.find(detail::object_key(target));
+          if (found == nullptr) {
             return s.fail(Error(ErrorCode::kInvalidArgument,
                                 fmt::format("object {} ({}): '{}' points to an object that was "
                                             "not declared (did pre_save skip its parent?)",
                                             s.current, (*plan)->name, op.record->name)));
           }
-          index = it->second;
+          index = *found;
         }
         w.u32v(index);
         break;

@@ -46,7 +46,7 @@ void write_schema(ByteBuffer& out, const std::vector<const TypePlan*>& plans);
 
 struct SaveSystem::Impl {
   std::vector<detail::TypePlan> plans;
-  std::unordered_map<u32, usize> by_id;
+  PrehashedMap<u32, u32> by_id;  // save id (mixed) -> index in plans
   std::vector<std::string> problems;
   u32 checked = 0;
   u64 version = 0;
@@ -58,8 +58,8 @@ struct SaveSystem::Impl {
   std::vector<Migration> migrations;
 
   const detail::TypePlan* find(u32 save_id) const {
-    auto it = by_id.find(save_id);
-    return it == by_id.end() ? nullptr : &plans[it->second];
+    const u32* at = by_id.find(save_id * 0x9E3779B1u);
+    return at == nullptr ? nullptr : &plans[*at];
   }
 };
 

@@ -6,7 +6,7 @@
 #include "keel/save/save_file.h"
 
 #include <optional>
-#include <unordered_map>
+#include "keel/core/prehashed_map.h"
 
 #define KEEL_SAVE_TRY(expr)                        \
   do {                                             \
@@ -48,7 +48,7 @@ struct SaveFile::Impl {
   ByteBuffer file;
   std::vector<Block> blocks;
   std::vector<SaveObject*> objects;
-  std::unordered_map<const SaveObject*, u32> object_index;
+  PrehashedMap<u64, u32> object_index;  // object address (mixed) -> 1-based index
   // Saving.
   usize open_data_at = 0;  // offset of the open client-data section's length; 0 = none
   std::vector<Sorted> sorted;
@@ -78,7 +78,11 @@ struct SaveFile::Impl {
 };
 
 namespace detail {
-const SaveFile::Impl::Sorted* find_block_for(SaveFile::Impl& s, uintptr_t p);
+// Pointers are unique, and multiplying by an odd constant keeps them so: a pre-hashed key.
+inline u64 object_key(const void* p) {
+  return static_cast<u64>(reinterpret_cast<uintptr_t>(p)) * 0x9E3779B97F4A7C15ull;
 }
+const SaveFile::Impl::Sorted* find_block_for(SaveFile::Impl& s, uintptr_t p);
+}  // namespace detail
 
 }  // namespace keel::save

@@ -20,10 +20,8 @@ class Writer {
  public:
   explicit Writer(ByteBuffer& out) : out_(out) {}
   void bytes(const void* data, usize size) {
-    if (size == 0) return;
-    const usize at = out_.size();
-    out_.resize(at + size);
-    std::memcpy(out_.data() + at, data, size);
+    const auto* p = static_cast<const std::byte*>(data);
+    out_.insert(out_.end(), p, p + size);
   }
   template <class T>
   void value(T v) {
