@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -14,9 +15,9 @@ namespace keel::save {
 namespace {
 
 ByteBuffer with_mode(u8 mode, ByteSpan bytes) {
-  ByteBuffer out{std::byte{mode}};
-  out.insert(out.end(), bytes.begin(), bytes.end());
-  return out;
+  std::string text(1, static_cast<char>(mode));
+  text += as_chars(bytes);
+  return to_buffer(text);
 }
 
 std::vector<std::pair<std::string, ByteBuffer>> seeds(const SaveSystem& system) {

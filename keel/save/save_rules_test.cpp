@@ -96,6 +96,7 @@ TEST(SaveD3, Check17_OwnedBlocksPlusLinks) {
   std::vector<std::unique_ptr<SaveObject>> objects;
   ASSERT_TRUE(load_with_blocks(system, out.bytes(), {{level, 64}}, &objects));
   auto* w = dynamic_cast<testing::ExObj3*>(objects.at(0).get());
+  ASSERT_NE(w, nullptr);
   auto* b = dynamic_cast<ExObj2*>(w->nextObject);
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(w->inBuf, b->buf + 31);
@@ -186,8 +187,9 @@ TEST(SaveD4, Check20_CustomData) {
   ExObj4::read_one_too_few = false;
   ASSERT_TRUE(load_with_blocks(system, *file, {{level, 64}}, &objects));
   auto* custom = dynamic_cast<ExObj4*>(objects.at(0).get());
+  ASSERT_NE(custom, nullptr);
   EXPECT_EQ(custom->samples, (std::vector<f32>{1.f, 2.f, 3.f}));
-  EXPECT_EQ(dynamic_cast<ExObj2*>(objects.at(2).get())->health, 77u);  // later objects intact
+  EXPECT_EQ(dynamic_cast<ExObj2&>(*objects.at(2)).health, 77u);  // later objects intact
   // The book's hazard (reading one value too few misaligns later objects) is detected here.
   ExObj4::read_one_too_few = true;
   auto st = load_with_blocks(system, *file, {{level, 64}});
@@ -205,6 +207,8 @@ TEST(SaveD4, Check21_OverrideChain) {
   std::vector<std::unique_ptr<SaveObject>> objects;
   ASSERT_TRUE(load_with_blocks(system, *file, {{level, 64}}, &objects));
   auto* custom = dynamic_cast<ExObj4*>(objects.at(0).get());
+  ASSERT_NE(custom, nullptr);
+  ASSERT_NE(custom->nextObject, nullptr);
   EXPECT_EQ(custom->objID, 40u);  // the overridden save() still wrote the whole template
   EXPECT_EQ(custom->nextObject->objID, 10u);
 }

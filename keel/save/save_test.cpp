@@ -96,7 +96,7 @@ struct Loaded {
   std::vector<std::unique_ptr<SaveObject>> objects;
   template <class T>
   T* at(usize i) {
-    return dynamic_cast<T*>(objects.at(i).get());
+    return &dynamic_cast<T&>(*objects.at(i));
   }
 };
 
@@ -337,6 +337,9 @@ TEST(SaveD2, Check11_GraphDiscoveryFromOneRoot) {
   auto objects = in.take_objects();
   ASSERT_EQ(objects.size(), 3u);
   auto* a = dynamic_cast<ExObj1*>(objects[0].get());
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(a->nextObject, nullptr);
+  ASSERT_NE(a->nextObject->nextObject, nullptr);
   EXPECT_EQ(a->objID, 10u);
   EXPECT_EQ(a->nextObject->objID, 20u);
   EXPECT_EQ(a->nextObject->nextObject->objID, 30u);
@@ -362,6 +365,8 @@ TEST(SaveD2, Check12_PointerToMemberOfAnotherObject) {
   ASSERT_TRUE(in.end(in.process_objects()));
   auto objects = in.take_objects();
   auto* w = dynamic_cast<ExObj3*>(objects[0].get());
+  ASSERT_NE(w, nullptr);
+  ASSERT_NE(w->nextObject, nullptr);
   auto* b = dynamic_cast<ExObj2*>(w->nextObject->nextObject);
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(w->watched, &b->health);
