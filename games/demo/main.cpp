@@ -9,6 +9,7 @@
 //   keel-demo [--settings FILE]... [--list] [--write-settings FILE] [setting...]
 //   e.g. keel-demo --settings demo.cfg frames=600 -physics trace=run.json log_level=debug
 #include "demo_data.h"
+#include "demo_save.h"
 #include "demo_tasks.h"
 
 #include "keel/core/build_stamp.h"
@@ -90,6 +91,7 @@ int main(int argc, char** argv) {
   std::string trace = "demo_trace.json";
   std::string profile_report;
   std::string data;
+  std::string save_file;
   std::vector<std::string> waves;
   keel::settings::StandardSettings standard;
   keel::settings::Settings settings;
@@ -108,6 +110,7 @@ int main(int argc, char** argv) {
                "Shiny profile report file, flat profile and call tree (empty: none)");
   settings.add("data", data, "Data file made by keel-build to load at start-up (empty: none)");
   settings.add("waves", waves, "Enemy waves the AI cycles through");
+  settings.add("save", save_file, "Quick-save the world here after the run and restore it");
 
   const keel::settings::ArgsResult loaded = settings.load(files, args);
   for (const keel::Error& e : loaded.errors) std::fprintf(stderr, "%s\n", e.to_string().c_str());
@@ -181,6 +184,8 @@ int main(int argc, char** argv) {
   std::printf("ran %llu frames (%.2f s simulated), %u key presses, %u effects spawned\n\n",
               static_cast<unsigned long long>(ran), kernel.frame().time, world.presses,
               world.effects_spawned);
+
+  if (!save_file.empty() && !demo::quick_save_and_restore(world, save_file, ran)) return 1;
 
   if (standard.profiler) {
     if (!print_profile_reports(profile_report)) return 1;

@@ -2,8 +2,10 @@
 // Ready to Rumble!"). Headless: prints the fight as a frame log.
 //
 //   keel-rumble [--seed N] [--frames N] [--inputs FILE] [--data DIR] [--verbose]
+//               [--save FILE --save-at TICK]
 #include "log_printer.h"
 #include "match.h"
+#include "match_save.h"
 
 #include "keel/core/build_stamp.h"
 
@@ -23,12 +25,16 @@ int main(int argc, char** argv) {
   std::string inputs;
   std::string data = KEEL_RUMBLE_DATA_DIR;
   bool verbose = false;
+  std::string save_path;
+  keel::u64 save_at = 0;
   app.add_option("--seed", seed, "Seed of the random controller and of IfRandom");
   app.add_option("--frames", frames, "Most 60 Hz frames to simulate (time up after)")
       ->check(CLI::Range(keel::u64{1}, keel::u64{10'000'000}));
   app.add_option("--inputs", inputs, "Input script (Press/Hold commands) instead of random play");
   app.add_option("--data", data, "Folder with character.fsm, player.fsm and roster.txt");
   app.add_flag("--verbose", verbose, "Also log walking and every handled FSM event");
+  app.add_option("--save", save_path, "Save the match (keel/save) at --save-at");
+  app.add_option("--save-at", save_at, "Tick to save the match at");
   app.set_version_flag("--version", keel::build_stamp().to_string());
   CLI11_PARSE(app, argc, argv);
 
@@ -47,6 +53,15 @@ int main(int argc, char** argv) {
   if (!match) {
     std::fprintf(stderr, "keel-rumble: %s\n", match.error().to_string().c_str());
     return 1;
+  }
+  if (!save_path.empty()) {
+    (*match)->advance_to(std::min(save_at, frames));
+    if (keel::Status saved = rumble::save_match(**match, save_path); !saved) {
+      std::fprintf(stderr, "keel-rumble: %s\n", saved.error().to_string().c_str());
+      return 1;
+    }
+    std::printf("saved tick %llu to %s\n", static_cast<unsigned long long>((*match)->ticks()),
+                save_path.c_str());
   }
   (*match)->run(frames);
   const std::string log = rumble::format_log(**match, {.verbose = verbose});

@@ -1,0 +1,367 @@
+// Saving and loading 100,000 objects of two classes with pointers between them (a graph: every
+// node points back to the previous node and to a random earlier "buddy", owns a prop; every prop
+// points to its owner and into a name pool, a declared memory block), against:
+//   (a) keel::serial writing the same fields, pointers as precomputed indices (no fix-up; loads
+//       still create one heap object per record): the floor, goal <= 1.5x;
+//   (b) cereal's binary archive with std::shared_ptr graphs (weak_ptr back to the owner): goal
+//       faster (ratio < 1).
+// keel::save runs in memory without compression (checksums included) for the ratios; the zstd
+// runs report MB/s of the object stream.
+#include "bench_support.h"
+
+#include "keel/save/save_file.h"
+#include "keel/save/system.h"
+#include "keel/serial/serial.h"
+
+#include <benchmark/benchmark.h>
+#include <cereal/archives/binary.hpp>
+#include <cereal/types/memory.hpp>
+#include <cereal/types/vector.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <istream>
+#include <memory>
+#include <ostream>
+#include <streambuf>
+#include <vector>
+
+namespace {
+
+using namespace keel;
+
+constexpr u32 kNodes = 50'000;  // + one prop each = 100,000 objects
+char g_pool[4096];
+
+void check(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "save_bench: %s\n", what);
+    std::abort();
+  }
+}
+
+class Prop;
+class Node : public save::SaveObject {
+  KEEL_SAVABLE(Node, 1)
+  u32 id = 0;
+  u32 hp = 0;
+  f32 pos[3] = {};
+  Node* prev = nullptr;
+  Node* buddy = nullptr;
+  Prop* prop = nullptr;
+};
+class Prop : public save::SaveObject {
+  KEEL_SAVABLE(Prop, 2)
+  u32 id = 0;
+  f64 value = 0;
+  const char* name = nullptr;
+  Node* owner = nullptr;
+};
+KEEL_SAVE_TEMPLATE(Node) = {KEEL_SAVEDEF(Node),        KEEL_SAVEDATA(Node, id),
+                            KEEL_SAVEDATA(Node, hp),   KEEL_SAVEDATA(Node, pos),
+                            KEEL_SAVEPOBJ(Node, prev), KEEL_SAVEPOBJ(Node, buddy),
+                            KEEL_SAVEPOBJ(Node, prop), KEEL_SAVEEND()};
+KEEL_SAVE_TEMPLATE(Prop) = {KEEL_SAVEDEF(Prop),         KEEL_SAVEDATA(Prop, id),
+                            KEEL_SAVEDATA(Prop, value), KEEL_SAVEPTR(Prop, name),
+                            KEEL_SAVEPOBJ(Prop, owner), KEEL_SAVEEND()};
+
+const save::SaveSystem& save_system() {
+  static const save::SaveSystem s({save::type<Node>(), save::type<Prop>()});
+  return s;
+}
+
+u32 lcg(u32& s) {
+  s = s * 1664525u + 1013904223u;
+  return s >> 8;
+}
+
+struct Graph {
+  std::vector<std::unique_ptr<Node>> nodes;
+  std::vector<std::unique_ptr<Prop>> props;
+  std::vector<u32> buddy;  // indices, for the floor and cereal
+  Graph() {
+    u32 seed = 99;
+    for (u32 i = 0; i < kNodes; ++i) {
+      auto n = std::make_unique<Node>();
+      auto p = std::make_unique<Prop>();
+      n->id = i;
+      n->hp = lcg(seed) % 1000;
+      n->pos[0] = static_cast<f32>(lcg(seed) % 1000);
+      n->pos[2] = 0.5f * static_cast<f32>(i);
+      n->prev = i > 0 ? nodes.back().get() : nullptr;
+      buddy.push_back(i > 0 ? lcg(seed) % i : 0);
+      n->buddy = i > 0 ? nodes[buddy.back()].get() : nullptr;
+      p->id = i + kNodes;
+      p->value = lcg(seed) / 3.0;
+      p->name = g_pool + lcg(seed) % sizeof g_pool;
+      p->owner = n.get();
+      n->prop = p.get();
+      nodes.push_back(std::move(n));
+      props.push_back(std::move(p));
+    }
+  }
+};
+
+const Graph& graph() {
+  static const Graph g;
+  return g;
+}
+
+ByteBuffer keel_save(save::Compression compression) {
+  save::SaveFile f(save_system());
+  save::SaveOptions options;
+  options.compression = compression;
+  Status st = f.begin_save({}, options);
+  f.declare_block(g_pool, sizeof g_pool);
+  f.declare_object(graph().nodes.back().get());
+  if (st) st = f.process_objects();
+  check(static_cast<bool>(f.end(st)), "keel::save failed");
+  return f.bytes();
+}
+
+usize keel_load(ByteSpan bytes) {
+  save::SaveFile f(save_system());
+  Status st = f.begin_load_bytes(bytes);
+  f.declare_block(g_pool, sizeof g_pool);
+  if (st) st = f.process_objects();
+  check(static_cast<bool>(f.end(st)), "keel::save load failed");
+  return f.take_objects().size();
+}
+
+void BM_KeelSaveGraph(benchmark::State& state) {
+  const auto compression = static_cast<save::Compression>(state.range(0));
+  usize body = 0;
+  for (auto _ : state) {
+    ByteBuffer b = keel_save(compression);
+    benchmark::DoNotOptimize(b.data());
+    body = b.size();
+  }
+  state.SetBytesProcessed(static_cast<s64>(state.iterations() * body));
+  state.counters["file_bytes"] = static_cast<double>(body);
+}
+BENCHMARK(BM_KeelSaveGraph)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+void BM_KeelLoadGraph(benchmark::State& state) {
+  const ByteBuffer bytes = keel_save(static_cast<save::Compression>(state.range(0)));
+  check(keel_load(bytes) == 2 * kNodes, "keel::save loaded the wrong count");
+  for (auto _ : state) benchmark::DoNotOptimize(keel_load(bytes));
+  state.SetBytesProcessed(static_cast<s64>(state.iterations() * bytes.size()));
+}
+BENCHMARK(BM_KeelLoadGraph)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// --- (a) keel::serial, the same fields, pointers as indices ---------------------------------
+
+struct FlatNode {
+  u32 id, hp;
+  f32 x, y, z;
+  u32 prev, buddy, prop;
+  template <class A>
+  void serialize(A& ar) {
+    ar(id, hp, x, y, z, prev, buddy, prop);
+  }
+};
+struct FlatProp {
+  u32 id;
+  f64 value;
+  u32 name, owner;
+  template <class A>
+  void serialize(A& ar) {
+    ar(id, value, name, owner);
+  }
+};
+struct Flat {
+  std::vector<FlatNode> nodes;
+  std::vector<FlatProp> props;
+  template <class A>
+  void serialize(A& ar) {
+    ar(nodes, props);
+  }
+};
+
+const Flat& flat() {
+  static const Flat f = [] {
+    Flat out;
+    const Graph& g = graph();
+    for (u32 i = 0; i < kNodes; ++i) {
+      const Node& n = *g.nodes[i];
+      out.nodes.push_back({n.id, n.hp, n.pos[0], n.pos[1], n.pos[2], i, g.buddy[i], i});
+      const Prop& p = *g.props[i];
+      out.props.push_back({p.id, p.value, static_cast<u32>(p.name - g_pool), i});
+    }
+    return out;
+  }();
+  return f;
+}
+
+void BM_SerialSaveFloor(benchmark::State& state) {
+  serial::GrowingSaver saver;
+  for (auto _ : state) {
+    saver.clear();
+    saver.io(flat());
+    benchmark::DoNotOptimize(saver.bytes().data());
+  }
+  state.SetBytesProcessed(static_cast<s64>(state.iterations() * saver.used()));
+}
+BENCHMARK(BM_SerialSaveFloor)->Unit(benchmark::kMillisecond);
+
+void BM_SerialLoadFloor(benchmark::State& state) {
+  const ByteBuffer bytes = *serial::save_to_bytes(flat());
+  for (auto _ : state) {
+    Flat loaded;
+    serial::BufferLoader loader(bytes);
+    loader.io(loaded);
+    check(static_cast<bool>(loader.finish()), "serial load failed");
+    // The same number of heap objects as keel::save creates, filled, not linked.
+    std::vector<std::unique_ptr<save::SaveObject>> objects;
+    objects.reserve(2 * kNodes);
+    for (const FlatNode& n : loaded.nodes) {
+      auto o = std::make_unique<Node>();
+      o->id = n.id;
+      o->hp = n.hp;
+      o->pos[0] = n.x;
+      o->pos[1] = n.y;
+      o->pos[2] = n.z;
+      objects.push_back(std::move(o));
+    }
+    for (const FlatProp& p : loaded.props) {
+      auto o = std::make_unique<Prop>();
+      o->id = p.id;
+      o->value = p.value;
+      objects.push_back(std::move(o));
+    }
+    benchmark::DoNotOptimize(objects.data());
+  }
+  state.SetBytesProcessed(static_cast<s64>(state.iterations() * bytes.size()));
+}
+BENCHMARK(BM_SerialLoadFloor)->Unit(benchmark::kMillisecond);
+
+// --- (b) cereal with shared_ptr graphs -------------------------------------------------------
+
+struct CNode;
+struct CProp {
+  u32 id = 0;
+  f64 value = 0;
+  u32 name = 0;
+  std::weak_ptr<CNode> owner;
+  template <class A>
+  void serialize(A& ar) {
+    ar(id, value, name, owner);
+  }
+};
+struct CNode {
+  u32 id = 0, hp = 0;
+  f32 pos[3] = {};
+  std::shared_ptr<CNode> prev, buddy;
+  std::shared_ptr<CProp> prop;
+  template <class A>
+  void serialize(A& ar) {
+    ar(id, hp, pos, prev, buddy, prop);
+  }
+};
+struct CGraph {
+  std::vector<std::shared_ptr<CNode>> nodes;  // in creation order: links point backwards
+  template <class A>
+  void serialize(A& ar) {
+    ar(nodes);
+  }
+};
+
+const CGraph& cgraph() {
+  static const CGraph c = [] {
+    CGraph out;
+    const Graph& g = graph();
+    for (u32 i = 0; i < kNodes; ++i) {
+      auto n = std::make_shared<CNode>();
+      n->id = g.nodes[i]->id;
+      n->hp = g.nodes[i]->hp;
+      std::copy(std::begin(g.nodes[i]->pos), std::end(g.nodes[i]->pos), n->pos);
+      if (i > 0) {
+        n->prev = out.nodes.back();
+        n->buddy = out.nodes[g.buddy[i]];
+      }
+      n->prop = std::make_shared<CProp>();
+      n->prop->id = g.props[i]->id;
+      n->prop->value = g.props[i]->value;
+      n->prop->name = static_cast<u32>(g.props[i]->name - g_pool);
+      n->prop->owner = n;
+      out.nodes.push_back(std::move(n));
+    }
+    return out;
+  }();
+  return c;
+}
+
+class VectorOutBuf : public std::streambuf {
+ public:
+  explicit VectorOutBuf(std::vector<char>& out) : out_(out) {}
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    out_.insert(out_.end(), s, s + n);
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    if (c != traits_type::eof()) out_.push_back(static_cast<char>(c));
+    return c;
+  }
+
+ private:
+  std::vector<char>& out_;
+};
+
+class MemoryInBuf : public std::streambuf {
+ public:
+  MemoryInBuf(const char* data, usize size) {
+    char* p = const_cast<char*>(data);
+    setg(p, p, p + size);
+  }
+};
+
+std::vector<char> cereal_save() {
+  std::vector<char> buffer;
+  VectorOutBuf buf(buffer);
+  std::ostream os(&buf);
+  cereal::BinaryOutputArchive ar(os);
+  ar(cgraph());
+  return buffer;
+}
+
+void BM_CerealSaveGraph(benchmark::State& state) {
+  usize size = 0;
+  for (auto _ : state) {
+    std::vector<char> b = cereal_save();
+    benchmark::DoNotOptimize(b.data());
+    size = b.size();
+  }
+  state.SetBytesProcessed(static_cast<s64>(state.iterations() * size));
+}
+BENCHMARK(BM_CerealSaveGraph)->Unit(benchmark::kMillisecond);
+
+void BM_CerealLoadGraph(benchmark::State& state) {
+  const std::vector<char> bytes = cereal_save();
+  for (auto _ : state) {
+    CGraph loaded;
+    MemoryInBuf buf(bytes.data(), bytes.size());
+    std::istream is(&buf);
+    cereal::BinaryInputArchive ar(is);
+    ar(loaded);
+    check(loaded.nodes.size() == kNodes, "cereal loaded the wrong count");
+    benchmark::DoNotOptimize(loaded.nodes.data());
+    for (auto& n : loaded.nodes) n->prev.reset();  // break the chain before it is destroyed
+  }
+  state.SetBytesProcessed(static_cast<s64>(state.iterations() * bytes.size()));
+}
+BENCHMARK(BM_CerealLoadGraph)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+KEEL_BENCH_RATIO("save 100k-object graph: keel::save vs serial floor (no fix-up)",
+                 "BM_KeelSaveGraph/0", "BM_SerialSaveFloor");
+KEEL_BENCH_RATIO("load 100k-object graph: keel::save vs serial floor (no fix-up)",
+                 "BM_KeelLoadGraph/0", "BM_SerialLoadFloor");
+KEEL_BENCH_RATIO("save 100k-object graph: keel::save vs cereal shared_ptr", "BM_KeelSaveGraph/0",
+                 "BM_CerealSaveGraph");
+KEEL_BENCH_RATIO("load 100k-object graph: keel::save vs cereal shared_ptr", "BM_KeelLoadGraph/0",
+                 "BM_CerealLoadGraph");
+
+KEEL_BENCH_MAIN()

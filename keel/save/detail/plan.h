@@ -1,0 +1,66 @@
+// Per-class plans built once by SaveSystem: the template flattened into stream operations with
+// measured offsets (contiguous passive members merged), and the schema written into saves.
+#pragma once
+
+#include "keel/core/bytes.h"
+#include "keel/core/prehashed_map.h"
+#include "keel/save/system.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace keel::save {
+
+namespace detail {
+
+enum class OpKind : u8 { kPassive = 1, kPointer = 2, kObject = 3, kGone = 4 };
+
+struct Op {
+  OpKind kind = OpKind::kPassive;
+  u32 offset = 0;  // from the complete object
+  u32 length = 0;
+  const Record* record = nullptr;
+};
+
+struct Field {
+  OpKind kind = OpKind::kPassive;
+  u32 length = 0;
+  std::string name;
+};
+
+struct TypePlan {
+  u32 save_id = 0;
+  std::string name;
+  u32 size = 0;
+  std::vector<Op> ops;        // merged, for the stream
+  std::vector<Field> fields;  // one per stream record, for the schema and dumps
+  std::unique_ptr<SaveObject> (*create)() = nullptr;
+};
+
+// Schema: u32 type count, then per type: u32 save id, string name, u32 size, u32 field count,
+// fields (u8 kind, u32 length, string name).
+void write_schema(ByteBuffer& out, const std::vector<const TypePlan*>& plans);
+
+}  // namespace detail
+
+struct SaveSystem::Impl {
+  std::vector<detail::TypePlan> plans;
+  PrehashedMap<u32, u32> by_id;  // save id (mixed) -> index in plans
+  std::vector<std::string> problems;
+  u32 checked = 0;
+  u64 version = 0;
+  ByteBuffer schema;
+  struct Migration {
+    const SaveSystem* previous;
+    Upgrade upgrade;
+  };
+  std::vector<Migration> migrations;
+
+  const detail::TypePlan* find(u32 save_id) const {
+    const u32* at = by_id.find(save_id * 0x9E3779B1u);
+    return at == nullptr ? nullptr : &plans[*at];
+  }
+};
+
+}  // namespace keel::save

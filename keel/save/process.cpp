@@ -1,0 +1,277 @@
+// ProcessObjects (Golden Rules ch. 8.8) and the template passes (8.9).
+#include "keel/core/hash.h"
+#include "keel/save/detail/session.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace keel::save {
+
+using Mode = SaveFile::Impl::Mode;
+using Phase = SaveFile::Impl::Phase;
+using detail::OpKind;
+
+namespace {
+
+constexpr u8 kSetSection = 'S';
+constexpr u64 kMaxObjects = u64{1} << 26;
+
+const std::byte* complete_address(const SaveObject& object) {
+  return static_cast<const std::byte*>(dynamic_cast<const void*>(&object));
+}
+
+u32 block_hash(const std::vector<SaveFile::Impl::Block>& blocks) {
+  u64 h = 0x5AFEB10C;
+  for (usize i = 0; i < blocks.size(); ++i) {
+    const u64 pair[2] = {i + 1, blocks[i].length};
+    h = hash64(pair, sizeof pair, h);
+  }
+  return static_cast<u32>(h ^ (h >> 32));
+}
+
+Error corrupt(const SaveFile::Impl& s, std::string why) {
+  return Error(ErrorCode::kCorrupt,
+               fmt::format("save data corrupt at body byte {}: {}", s.reader.pos(), why));
+}
+
+void build_sorted(SaveFile::Impl& s) {
+  s.sorted.clear();
+  s.sorted.reserve(s.blocks.size());
+  for (usize i = 0; i < s.blocks.size(); ++i) {
+    const auto begin = reinterpret_cast<uintptr_t>(s.blocks[i].base);
+    s.sorted.push_back({begin, begin + s.blocks[i].length, 0, static_cast<u32>(i + 1)});
+  }
+  auto by_address = [](const auto& a, const auto& b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.index < b.index;
+  };
+  // Objects allocated one after another are often declared in address order already.
+  if (!std::is_sorted(s.sorted.begin(), s.sorted.end(), by_address)) {
+    std::sort(s.sorted.begin(), s.sorted.end(), by_address);
+  }
+  uintptr_t max_end = 0;
+  for (auto& e : s.sorted) {
+    max_end = std::max(max_end, e.end);
+    e.max_end = max_end;
+  }
+  s.last_hit = 0;
+}
+
+// The innermost declared block containing `p` (greatest base; first declared on ties).
+const SaveFile::Impl::Sorted* find_block(SaveFile::Impl& s, uintptr_t p) {
+  if (s.sorted.empty()) return nullptr;
+  const auto& hit = s.sorted[s.last_hit];
+  if (p >= hit.begin && p < hit.end &&
+      (s.last_hit + 1 == s.sorted.size() || s.sorted[s.last_hit + 1].begin > p)) {
+    return &hit;
+  }
+  auto it = std::upper_bound(s.sorted.begin(), s.sorted.end(), p,
+                             [](uintptr_t v, const auto& e) { return v < e.begin; });
+  while (it != s.sorted.begin()) {
+    --it;
+    if (it->max_end <= p) return nullptr;
+    if (p < it->end) {
+      // Among blocks with this same base, the first declared.
+      while (it != s.sorted.begin() && (it - 1)->begin == it->begin && p < (it - 1)->end) --it;
+      s.last_hit = static_cast<usize>(it - s.sorted.begin());
+      return &*it;
+    }
+  }
+  return nullptr;
+}
+
+const detail::TypePlan* plan_of(SaveFile::Impl& s, const SaveObject& object) {
+  return s.active->find(object.save_id());
+}
+
+Status save_pass(SaveFile& file, SaveFile::Impl& s) {
+  detail::Writer w(s.body);
+  w.value(kSetSection);
+  w.u32v(static_cast<u32>(s.objects.size()));
+  for (SaveObject* o : s.objects) w.u32v(o->save_id());
+  w.u32v(block_hash(s.blocks));
+  const usize length_at = s.body.size();
+  w.u64v(0);
+  build_sorted(s);
+  s.extras.clear();
+  s.extras_object = 0;
+  s.phase = Phase::kSave;
+  for (usize i = 0; i < s.objects.size(); ++i) {
+    s.current = static_cast<u32>(i + 1);
+    KEEL_SAVE_TRY(s.objects[i]->save(file));
+    KEEL_SAVE_TRY(s.check());
+  }
+  const u64 length = s.body.size() - length_at - 8;
+  std::memcpy(s.body.data() + length_at, &length, 8);
+  w.u64v(s.extras.size());
+  w.bytes(s.extras.data(), s.extras.size());
+  return {};
+}
+
+Status save_set(SaveFile& file, SaveFile::Impl& s) {
+  s.open_data_at = 0;
+  s.phase = Phase::kPreSave;
+  // Pre-save by index: objects found through templates are appended and pre-saved in turn. Each
+  // object's block is declared right before its pre_save, as the load side does.
+  for (usize i = 0; i < s.objects.size(); ++i) {
+    SaveObject* o = s.objects[i];
+    const detail::TypePlan* plan = plan_of(s, *o);
+    if (plan == nullptr) {
+      return s.fail(Error(ErrorCode::kNotFound,
+                          fmt::format("object {} has save id {}, which is not registered with "
+                                      "the SaveSystem",
+                                      i + 1, o->save_id())));
+    }
+    s.current = static_cast<u32>(i + 1);
+    file.declare_block(complete_address(*o), plan->size);
+    KEEL_SAVE_TRY(o->pre_save(file));
+    KEEL_SAVE_TRY(s.check());
+  }
+  return save_pass(file, s);
+}
+
+Status read_extras(SaveFile::Impl& s, u64 object_data_end) {
+  detail::Reader r(s.body);
+  r.seek(static_cast<usize>(object_data_end));
+  u64 size = 0;
+  if (!r.value(size) || size > r.remaining()) return s.fail(corrupt(s, "custom data is cut"));
+  const usize end = r.pos() + static_cast<usize>(size);
+  s.extra_data.assign(s.objects.size(), ByteSpan{});
+  u32 last = 0;
+  while (r.pos() < end) {
+    u32 index = 0;
+    u32 len = 0;
+    if (!r.value(index) || !r.value(len) || len > end - r.pos() || index <= last ||
+        index > s.objects.size()) {
+      return s.fail(corrupt(s, "custom data table is malformed"));
+    }
+    s.extra_data[index - 1] = r.data().subspan(r.pos(), len);
+    r.skip(len);
+    last = index;
+  }
+  return {};
+}
+
+Status create_objects(SaveFile& file, SaveFile::Impl& s, u32 count) {
+  s.created.reserve(s.created.size() + count);
+  for (u32 i = 0; i < count; ++i) {
+    u32 id = 0;
+    s.reader.value(id);
+    const detail::TypePlan* plan = s.active->find(id);
+    if (plan == nullptr) {
+      return s.fail(corrupt(s, fmt::format("object {} has unknown save id {}", i + 1, id)));
+    }
+    std::unique_ptr<SaveObject> object = plan->create();
+    if (!object || object->save_id() != id) {
+      return s.fail(Error(ErrorCode::kRefused,
+                          fmt::format("the factory for save id {} made no such object", id)));
+    }
+    SaveObject* raw = object.get();
+    s.created.push_back(std::move(object));
+    s.objects.push_back(raw);
+    s.current = i + 1;
+    file.declare_block(complete_address(*raw), plan->size);
+    KEEL_SAVE_TRY(raw->pre_load(file));
+    KEEL_SAVE_TRY(s.check());
+  }
+  return {};
+}
+
+Status load_set(SaveFile& file, SaveFile::Impl& s) {
+  if (s.data_left != 0) {
+    return s.fail(usage_error(fmt::format(
+        "process_objects() with {} bytes of client data unread; get() them first", s.data_left)));
+  }
+  u8 tag = 0;
+  u32 count = 0;
+  if (!s.reader.value(tag) || tag != kSetSection) {
+    return s.fail(corrupt(s,
+                          "no object set here (the save has fewer sets, or client data was "
+                          "not read)"));
+  }
+  if (!s.reader.value(count) || count > kMaxObjects || u64{count} * 4 > s.reader.remaining()) {
+    return s.fail(corrupt(s, "object count is out of range"));
+  }
+  const usize first_created = s.created.size();
+  s.phase = Phase::kPreLoad;
+  KEEL_SAVE_TRY(create_objects(file, s, count));
+  u32 hash = 0;
+  u64 data_size = 0;
+  if (!s.reader.value(hash) || !s.reader.value(data_size) || data_size > s.reader.remaining()) {
+    return s.fail(corrupt(s, "object set header is cut"));
+  }
+  if (hash != block_hash(s.blocks)) {
+    return s.fail(Error(ErrorCode::kCorrupt,
+                        fmt::format("memory blocks differ from the save's ({} declared now): "
+                                    "declare the same blocks, in the same order and sizes",
+                                    s.blocks.size())));
+  }
+  const u64 data_end = s.reader.pos() + data_size;
+  KEEL_SAVE_TRY(read_extras(s, data_end));
+  s.phase = Phase::kLoad;
+  for (usize i = 0; i < s.objects.size(); ++i) {
+    s.current = static_cast<u32>(i + 1);
+    s.extra_reader = detail::Reader(s.extra_data[i]);
+    KEEL_SAVE_TRY(s.objects[i]->load(file));
+    KEEL_SAVE_TRY(s.check());
+    if (s.extra_reader.remaining() != 0) {
+      return s.fail(
+          Error(ErrorCode::kCorrupt,
+                fmt::format("object {} ({}) left {} bytes of its custom data unread: "
+                            "load() must read what save() wrote",
+                            i + 1, plan_of(s, *s.objects[i])->name, s.extra_reader.remaining())));
+    }
+  }
+  if (s.reader.pos() != data_end) {
+    return s.fail(corrupt(s, "object data is longer than the templates read"));
+  }
+  s.reader.seek(static_cast<usize>(data_end));
+  u64 extras = 0;
+  s.reader.value(extras);
+  s.reader.skip(static_cast<usize>(extras));
+  std::span<SaveObject* const> set(s.objects);
+  if (s.upgrade != nullptr) KEEL_SAVE_TRY((*s.upgrade)(set));
+  for (usize i = first_created; i < s.created.size(); ++i) {
+    s.created_raw.push_back(s.created[i].get());
+  }
+  return {};
+}
+
+}  // namespace
+
+const SaveFile::Impl::Sorted* detail::find_block_for(SaveFile::Impl& s, uintptr_t p) {
+  return find_block(s, p);
+}
+
+Status SaveFile::process_objects() {
+  Impl& s = *impl_;
+  KEEL_SAVE_TRY(s.check());
+  if (s.phase != Phase::kNone) {
+    return s.fail(usage_error("process_objects() called from inside an object's hook"));
+  }
+  Status result;
+  if (s.mode == Mode::kSaving) {
+    if (s.objects.empty()) {
+      return s.fail(usage_error("process_objects() with no declared objects"));
+    }
+    result = save_set(*this, s);
+  } else if (s.mode == Mode::kLoading) {
+    if (!s.objects.empty()) {
+      return s.fail(usage_error("declare_object() is for saving"));
+    }
+    result = load_set(*this, s);
+  } else {
+    return s.fail(usage_error("process_objects() outside a session"));
+  }
+  s.phase = Phase::kNone;
+  s.current = 0;
+  s.blocks.clear();
+  s.objects.clear();
+  s.object_index.clear();
+  s.sorted.clear();
+  if (result && s.mode == Mode::kLoading) {
+    // Objects stay owned by the session until end() succeeds.
+  }
+  return result;
+}
+
+}  // namespace keel::save

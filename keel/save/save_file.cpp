@@ -1,0 +1,275 @@
+#include "keel/save/save_file.h"
+
+#include "keel/core/file.h"
+#include "keel/save/detail/session.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace keel::save {
+
+using Mode = SaveFile::Impl::Mode;
+using Phase = SaveFile::Impl::Phase;
+
+namespace {
+
+constexpr u8 kDataSection = 'D';
+
+Error usage(std::string message) { return Error(ErrorCode::kInvalidArgument, std::move(message)); }
+
+}  // namespace
+
+Status SaveObject::pre_save(SaveFile& file) { return file.pre_save_template(*this); }
+Status SaveObject::save(SaveFile& file) { return file.save_template(*this); }
+Status SaveObject::pre_load(SaveFile& file) { return file.pre_load_template(*this); }
+Status SaveObject::load(SaveFile& file) { return file.load_template(*this); }
+
+SaveFile::SaveFile(const SaveSystem& system) : impl_(std::make_unique<Impl>()) {
+  impl_->system = &system;
+  impl_->active = &system.impl();
+}
+
+SaveFile::~SaveFile() = default;
+
+Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions options) {
+  Impl& s = *impl_;
+  if (s.mode == Mode::kSaving || s.mode == Mode::kLoading) {
+    return s.fail(usage("begin_save() while a session is open; call end() first"));
+  }
+  const SaveSystem* system = s.system;
+  *impl_ = Impl{};
+  s.system = system;
+  s.active = &system->impl();
+  s.mode = Mode::kSaving;
+  s.path = path;
+  s.options = options;
+  detail::Writer w(s.body);
+  w.blob(s.active->schema);
+  return {};
+}
+
+Status SaveFile::begin_load(const std::filesystem::path& path, LoadLimits limits) {
+  Impl& s = *impl_;
+  if (s.mode == Mode::kSaving || s.mode == Mode::kLoading) {
+    return s.fail(usage("begin_load() while a session is open; call end() first"));
+  }
+  auto text = read_file(path);
+  if (!text) {
+    s.mode = Mode::kLoading;
+    return s.fail(text.error());
+  }
+  auto st = begin_load_bytes(as_bytes(*text), limits);
+  if (!st && s.error) {
+    SourceLocation where = s.error->where();
+    where.file = path.string();
+    s.error = Error(s.error->code(), s.error->message(), where);
+    return Unexpected(*s.error);
+  }
+  return st;
+}
+
+Status SaveFile::begin_load_bytes(ByteSpan file, LoadLimits limits) {
+  Impl& s = *impl_;
+  if (s.mode == Mode::kSaving || s.mode == Mode::kLoading) {
+    return s.fail(usage("begin_load() while a session is open; call end() first"));
+  }
+  const SaveSystem* system = s.system;
+  *impl_ = Impl{};
+  s.system = system;
+  s.active = &system->impl();
+  s.mode = Mode::kLoading;
+  auto decoded = decode_file(file, limits);
+  if (!decoded) return s.fail(decoded.error());
+  s.header = std::move(decoded->header.client);
+  s.body = std::move(decoded->body);
+  const u64 version = decoded->header.version;
+  if (version != s.active->version) {
+    const SaveSystem::Impl::Migration* found = nullptr;
+    for (const auto& m : s.active->migrations) {
+      if (m.previous->version() == version) found = &m;
+    }
+    if (found == nullptr) {
+      return s.fail(Error(ErrorCode::kUnsupported,
+                          fmt::format("save made with another save format (version {:016x}; "
+                                      "this build reads {:016x}): the save templates changed",
+                                      version, s.active->version)));
+    }
+    s.active = &found->previous->impl();
+    s.upgrade = found->upgrade ? &found->upgrade : nullptr;
+  }
+  s.reader = detail::Reader(s.body);
+  u32 schema_size = 0;
+  if (!s.reader.value(schema_size) || !s.reader.skip(schema_size)) {
+    return s.fail(Error(ErrorCode::kCorrupt, "save body ends inside its schema"));
+  }
+  return {};
+}
+
+Status SaveFile::end(Status result) {
+  Impl& s = *impl_;
+  if (s.mode != Mode::kSaving && s.mode != Mode::kLoading) {
+    if (!result) return result;
+    return s.fail(usage("end() without begin_save()/begin_load()"));
+  }
+  const Mode mode = s.mode;
+  s.mode = Mode::kDone;
+  s.phase = Phase::kNone;
+  s.blocks.clear();
+  s.objects.clear();
+  s.object_index.clear();
+  if (!result) s.error.reset();
+  if (!result || s.error) {
+    s.created.clear();
+    s.created_raw.clear();
+    s.loaded.clear();
+    s.file.clear();
+    return result ? Status(Unexpected(*s.error)) : result;
+  }
+  if (mode == Mode::kLoading) {
+    // Unread client data after the last set is allowed (the book's "loaded or skipped").
+    for (auto& object : s.created) s.loaded.push_back(std::move(object));
+    s.created.clear();
+    s.created_raw.clear();
+    return {};
+  }
+  FileHeader header;
+  header.compression = s.options.compression;
+  header.version = s.active->version;
+  header.client = s.header;
+  auto encoded = encode_file(header, s.body, s.options.level);
+  if (!encoded) return s.fail(encoded.error());
+  s.file = std::move(*encoded);
+  if (!s.path.empty()) {
+    auto st = write_file_atomic(s.path, ByteSpan(s.file));
+    if (!st) return s.fail(st.error());
+  }
+  return {};
+}
+
+void SaveFile::set_header(ClientHeader header) { impl_->header = std::move(header); }
+const ClientHeader& SaveFile::header() const { return impl_->header; }
+
+Status SaveFile::put(ByteSpan data) {
+  Impl& s = *impl_;
+  KEEL_SAVE_TRY(s.check());
+  if (s.mode != Mode::kSaving) return s.fail(usage("put() outside a save session"));
+  if (s.phase == Phase::kPreSave) {
+    return s.fail(Error(ErrorCode::kRefused,
+                        "put() during pre-save: writes are disabled until the save pass"));
+  }
+  if (s.phase == Phase::kSave) {
+    detail::Writer w(s.extras);
+    if (s.extras_object != s.current) {
+      s.extras_object = s.current;
+      w.u32v(s.current);
+      s.extras_len_at = s.extras.size();
+      w.u32v(0);
+    }
+    w.bytes(data.data(), data.size());
+    u32 len = 0;
+    std::memcpy(&len, s.extras.data() + s.extras_len_at, 4);
+    len += static_cast<u32>(data.size());
+    std::memcpy(s.extras.data() + s.extras_len_at, &len, 4);
+    return {};
+  }
+  detail::Writer w(s.body);
+  if (s.open_data_at == 0) {
+    w.value(kDataSection);
+    s.open_data_at = s.body.size();
+    w.u64v(0);
+  }
+  w.bytes(data.data(), data.size());
+  u64 len = 0;
+  std::memcpy(&len, s.body.data() + s.open_data_at, 8);
+  len += data.size();
+  std::memcpy(s.body.data() + s.open_data_at, &len, 8);
+  return {};
+}
+
+Status SaveFile::get(MutableByteSpan data) {
+  Impl& s = *impl_;
+  KEEL_SAVE_TRY(s.check());
+  if (s.mode != Mode::kLoading) return s.fail(usage("get() outside a load session"));
+  if (s.phase == Phase::kPreLoad) {
+    return s.fail(usage("get() during pre-load: the object data is read in the load pass"));
+  }
+  if (s.phase == Phase::kLoad) {
+    if (!s.extra_reader.bytes(data.data(), data.size())) {
+      return s.fail(Error(ErrorCode::kCorrupt,
+                          fmt::format("object {} reads {} bytes of custom data past what it "
+                                      "saved",
+                                      s.current, data.size())));
+    }
+    return {};
+  }
+  usize done = 0;
+  while (done < data.size()) {
+    if (s.data_left == 0) {
+      u8 tag = 0;
+      u64 len = 0;
+      if (!s.reader.value(tag) || tag != kDataSection || !s.reader.value(len) ||
+          len > s.reader.remaining()) {
+        return s.fail(Error(ErrorCode::kCorrupt,
+                            fmt::format("get() of {} bytes reads past the client data at body "
+                                        "byte {}",
+                                        data.size(), s.reader.pos())));
+      }
+      s.data_left = len;
+    }
+    const usize n = static_cast<usize>(std::min<u64>(s.data_left, data.size() - done));
+    s.reader.bytes(data.data() + done, n);
+    s.data_left -= n;
+    done += n;
+  }
+  return {};
+}
+
+u32 SaveFile::declare_block(const void* base, usize length) {
+  Impl& s = *impl_;
+  if (s.error) return 0;
+  if (s.mode != Mode::kSaving && s.mode != Mode::kLoading) {
+    s.fail(usage("declare_block() outside a session"));
+    return 0;
+  }
+  if (base == nullptr || length == 0 || length > UINT32_MAX) {
+    s.fail(
+        usage(fmt::format("declare_block(): a block needs an address and 1..4 GiB of length "
+                          "(got {} bytes)",
+                          length)));
+    return 0;
+  }
+  s.blocks.push_back(Impl::Block{static_cast<const std::byte*>(base), length});
+  return static_cast<u32>(s.blocks.size());
+}
+
+u32 SaveFile::declare_object(SaveObject* object) {
+  Impl& s = *impl_;
+  if (s.error) return 0;
+  if (s.mode != Mode::kSaving) {
+    s.fail(usage(s.mode == Mode::kLoading
+                     ? "declare_object() while loading: objects come from the file"
+                     : "declare_object() outside a save session"));
+    return 0;
+  }
+  if (object == nullptr) {
+    s.fail(usage("declare_object(nullptr)"));
+    return 0;
+  }
+  auto [index, added] =
+      s.object_index.insert(detail::object_key(object), static_cast<u32>(s.objects.size() + 1));
+  if (added) s.objects.push_back(object);
+  return *index;
+}
+
+std::vector<std::unique_ptr<SaveObject>> SaveFile::take_objects() {
+  return std::exchange(impl_->loaded, {});
+}
+
+std::span<SaveObject* const> SaveFile::loaded() const { return impl_->created_raw; }
+const ByteBuffer& SaveFile::bytes() const { return impl_->file; }
+ByteSpan SaveFile::body() const { return impl_->body; }
+usize SaveFile::object_count() const { return impl_->objects.size(); }
+usize SaveFile::block_count() const { return impl_->blocks.size(); }
+Status SaveFile::status() const { return impl_->check(); }
+
+}  // namespace keel::save

@@ -1,0 +1,43 @@
+// Savable objects (Golden Rules ch. 8.5): every object the save system creates and restores
+// derives from SaveObject and names its template and save id with KEEL_SAVABLE.
+#pragma once
+
+#include "keel/core/error.h"
+#include "keel/core/types.h"
+#include "keel/save/record.h"
+
+namespace keel::save {
+
+class SaveFile;
+
+class SaveObject {
+ public:
+  virtual ~SaveObject() = default;
+
+  // The most-derived class's template and save id (KEEL_SAVABLE defines both).
+  virtual const Record* save_template() const = 0;
+  virtual u32 save_id() const = 0;
+
+  // Hooks. The defaults process the template; an override calls its parent's version first and
+  // may then declare owned memory blocks (pre_save/pre_load, independent of the object's state)
+  // or write/read custom data (save/load, through SaveFile::put/get, read back in the same order).
+  virtual Status pre_save(SaveFile& file);
+  virtual Status save(SaveFile& file);
+  virtual Status pre_load(SaveFile& file);
+  virtual Status load(SaveFile& file);
+
+ protected:
+  SaveObject() = default;
+  SaveObject(const SaveObject&) = default;
+  SaveObject& operator=(const SaveObject&) = default;
+};
+
+}  // namespace keel::save
+
+// Inside a class derived from SaveObject: declares its template and save id (leaves `public:`).
+#define KEEL_SAVABLE(Class, id)                                                             \
+ public:                                                                                    \
+  static const ::keel::save::Record keel_save_template[];                                   \
+  static constexpr ::keel::u32 kSaveId = (id);                                              \
+  const ::keel::save::Record* save_template() const override { return keel_save_template; } \
+  ::keel::u32 save_id() const override { return kSaveId; }
