@@ -8,17 +8,20 @@
 //   keel::Flags<Kind> kinds_;  kinds_.set(Kind::kGoodGuy);  kinds_.has(Kind::kGoodGuy)
 //   T* object = keel::construct_in<T>(loaded_bytes, args...);   // placement construction
 //   const Language& language = keel::once([] { return detect_language(); });
+//   keel::stable_sort(rows, [](const Row& a, const Row& b) { return a.key < b.key; });
 #pragma once
 
 #include "keel/core/assert.h"
 #include "keel/core/bytes.h"
 #include "keel/core/types.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <memory>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace keel {
 
@@ -129,6 +132,26 @@ const auto& once(Make make) {
   static_assert(std::is_class_v<Make>, "once(): pass a lambda (each has its own static)");
   static const auto value = make();
   return value;
+}
+
+// --- stable sorting ------------------------------------------------------------------------------
+// Sorts `values` by `less`, equal elements keeping their order, without std::stable_sort: GCC 12's
+// library implements it with the deprecated get_temporary_buffer, which clang 19 rejects in C++23
+// -Werror builds (the fuzz preset). Positions are sorted with the position as tie-break, then the
+// elements are moved into place (one extra array of indices and one of elements).
+template <typename T, typename Less>
+void stable_sort(std::vector<T>& values, Less less) {
+  std::vector<usize> order(values.size());
+  for (usize i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](usize a, usize b) {
+    if (less(values[a], values[b])) return true;
+    if (less(values[b], values[a])) return false;
+    return a < b;
+  });
+  std::vector<T> sorted;
+  sorted.reserve(values.size());
+  for (const usize i : order) sorted.push_back(std::move(values[i]));
+  values = std::move(sorted);
 }
 
 }  // namespace keel

@@ -340,3 +340,18 @@ TEST(EntryPoints, UtilityMistakesAreNamed) {
 
 }  // namespace
 }  // namespace keel
+
+TEST(Utility, StableSortKeepsTheOrderOfEqualElements) {
+  struct Row {
+    int key;
+    std::string name;
+  };
+  std::vector<Row> rows = {{2, "a"}, {1, "b"}, {2, "c"}, {1, "d"}, {0, "e"}, {2, "f"}};
+  keel::stable_sort(rows, [](const Row& x, const Row& y) { return x.key < y.key; });
+  std::string order;
+  for (const Row& r : rows) order += r.name;
+  EXPECT_EQ(order, "ebdacf");
+  std::vector<Row> none;
+  keel::stable_sort(none, [](const Row& x, const Row& y) { return x.key < y.key; });
+  EXPECT_TRUE(none.empty());
+}

@@ -2,6 +2,7 @@
 
 #include "keel/core/hash.h"
 #include "keel/core/log.h"
+#include "keel/core/utility.h"
 #include "keel/save/detail/plan.h"
 #include "keel/save/detail/stream.h"
 
@@ -168,8 +169,8 @@ void detail::write_schema(ByteBuffer& out, const std::vector<const TypePlan*>& p
 
 SaveSystem::SaveSystem(std::vector<TypeInfo> types, SystemOptions options)
     : impl_(std::make_unique<Impl>()) {
-  std::stable_sort(types.begin(), types.end(),
-                   [](const TypeInfo& a, const TypeInfo& b) { return a.save_id < b.save_id; });
+  keel::stable_sort(types,  // by save id; equal ids keep their registration order
+                    [](const TypeInfo& a, const TypeInfo& b) { return a.save_id < b.save_id; });
   for (const TypeInfo& info : types) {
     if (info.save_template == nullptr) {
       impl_->problems.push_back("a registered type has no template");

@@ -2,6 +2,7 @@
 
 #include "keel/assets/build/mesh_compress.h"
 #include "keel/core/hash.h"
+#include "keel/core/utility.h"
 
 #include <meshoptimizer.h>
 
@@ -24,9 +25,9 @@ struct Influences {
 // The four strongest influences, weights renormalised.
 Influences influences_of(const SourceVertex& v) {
   std::vector<SourceInfluence> sorted = v.bones;
-  std::stable_sort(
-      sorted.begin(), sorted.end(),
-      [](const SourceInfluence& a, const SourceInfluence& b) { return a.weight > b.weight; });
+  keel::stable_sort(sorted, [](const SourceInfluence& a, const SourceInfluence& b) {
+    return a.weight > b.weight;
+  });
   Influences out;
   float total = 0;
   for (usize i = 0; i < std::min<usize>(4, sorted.size()); ++i) {
@@ -373,7 +374,7 @@ std::vector<MaterialRun> material_runs(std::span<const SourceTriangle> triangles
 
 std::vector<SourceTriangle> sort_by_material(std::span<const SourceTriangle> triangles) {
   std::vector<SourceTriangle> out(triangles.begin(), triangles.end());
-  std::stable_sort(out.begin(), out.end(), [](const SourceTriangle& a, const SourceTriangle& b) {
+  keel::stable_sort(out, [](const SourceTriangle& a, const SourceTriangle& b) {
     return a.material < b.material;
   });
   return out;
