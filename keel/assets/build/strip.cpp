@@ -325,10 +325,19 @@ void stitch_onto(Strip& a, std::span<const u32> b) {
   a.insert(a.end(), b.begin(), b.end());
 }
 
-float stitch_cost(std::span<const u32> a, std::span<const u32> b, const CacheModel& model) {
+namespace {
+
+// A cache as drawing `a` leaves it (its last few cache sizes of references are enough).
+VertexCache warmed_cache(std::span<const u32> a, const CacheModel& model) {
   VertexCache cache(model);
   const usize warm = std::min<usize>(a.size(), usize{4} * model.size);
   for (u32 v : a.subspan(a.size() - warm)) cache.access(v);
+  return cache;
+}
+
+// stitch_cost of drawing `b` into `cache` (a copy: the caller's stays warm for other candidates).
+float stitch_cost_from(VertexCache cache, std::span<const u32> b) {
+  const CacheModel& model = cache.model();
   float total = 0.0f;
   u32 misses = 0;
   u32 added = 0;
@@ -339,6 +348,12 @@ float stitch_cost(std::span<const u32> a, std::span<const u32> b, const CacheMod
     if (!access.hit && ++misses >= model.size) break;  // the cache has been flushed
   }
   return added == 0 ? 0.0f : total / static_cast<float>(added);
+}
+
+}  // namespace
+
+float stitch_cost(std::span<const u32> a, std::span<const u32> b, const CacheModel& model) {
+  return stitch_cost_from(warmed_cache(a, model), b);
 }
 
 std::vector<Strip> stitch_strips(std::vector<Strip> strips, const StripOptions& options) {
@@ -356,8 +371,9 @@ std::vector<Strip> stitch_strips(std::vector<Strip> strips, const StripOptions& 
     usize best = pool.size() - 1;
     float best_cost = 0.0f;
     const usize stop = pool.size() > kWindow ? pool.size() - kWindow : 0;
+    const VertexCache warm = warmed_cache(current, options.cache);
     for (usize i = pool.size(); i-- > stop;) {
-      const float cost = stitch_cost(current, pool[i], options.cache);
+      const float cost = stitch_cost_from(warm, pool[i]);
       if (i == pool.size() - 1 || cost < best_cost) {
         best = i;
         best_cost = cost;
