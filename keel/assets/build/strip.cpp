@@ -82,12 +82,15 @@ class Stripper {
                    : 0.25f * static_cast<float>(age) / static_cast<float>(options_.cache.size);
   }
 
-  // Fewest unassigned neighbours; among the triangles touching cached vertices first, with their
-  // cache cost added (the strip starts where the last one left the cache warm).
+  // Fewest unassigned neighbours; among the triangles touching the vertices the last strip brought
+  // into the cache (still cached) first, with their cache cost added: the strip starts beside the
+  // row the last one laid down, so it reuses that row instead of the older rows the last strip
+  // itself reused (on a grid this gives bands of strips as wide as the cache allows).
   u32 pick_start() {
     u32 best = Adjacency::kNone;
     float best_cost = 0.0f;
-    for (u32 v : cache_.entries()) {
+    for (u32 v : fresh_) {
+      if (!cache_.contains(v)) continue;
       for (u32 i = first_[v]; i < first_[v + 1]; ++i) {
         const u32 t = of_vertex_[i];
         if (assigned_[t]) continue;
@@ -144,7 +147,7 @@ class Stripper {
 
   void append(Strip& strip, u32 v) {
     strip.push_back(v);
-    cache_.access(v);
+    if (!cache_.access(v).hit) fresh_.push_back(v);
     if (options_.max_strip_vertices != 0) in_strip_.insert(v);
   }
 
@@ -168,6 +171,7 @@ class Stripper {
 
   Strip grow(u32 start, usize& done) {
     Strip strip;
+    fresh_.clear();
     in_strip_.clear();
     assign(start);
     ++done;
@@ -191,11 +195,19 @@ class Stripper {
     append(strip, t0[(e + 1) % 3]);
     u32 current = start;
     u32 misses = 3;
+    bool hit_seen = false;
+    bool last_missed = true;
     while (best.triangle != Adjacency::kNone) {
-      if (!cache_.contains(best.vertex)) {
+      const bool miss = !cache_.contains(best.vertex);
+      if (miss) {
         if (misses >= restart_after_) break;  // start again beside the cached vertices
+        // Two misses in a row after hits: the strip has run past the row it was reusing.
+        if (hit_seen && last_missed) break;
         ++misses;
+      } else {
+        hit_seen = true;
       }
+      last_missed = miss;
       if (best.swap) {
         const u32 r = strip[strip.size() - 3], q = strip.back();
         append(strip, q);
@@ -231,6 +243,7 @@ class Stripper {
   std::vector<u32> first_;
   std::vector<u32> of_vertex_;
   std::unordered_set<u32> in_strip_;
+  std::vector<u32> fresh_;  // vertices the current (or last) strip brought into the cache
 };
 
 }  // namespace
@@ -312,10 +325,19 @@ void stitch_onto(Strip& a, std::span<const u32> b) {
   a.insert(a.end(), b.begin(), b.end());
 }
 
-float stitch_cost(std::span<const u32> a, std::span<const u32> b, const CacheModel& model) {
+namespace {
+
+// A cache as drawing `a` leaves it (its last few cache sizes of references are enough).
+VertexCache warmed_cache(std::span<const u32> a, const CacheModel& model) {
   VertexCache cache(model);
   const usize warm = std::min<usize>(a.size(), usize{4} * model.size);
   for (u32 v : a.subspan(a.size() - warm)) cache.access(v);
+  return cache;
+}
+
+// stitch_cost of drawing `b` into `cache` (a copy: the caller's stays warm for other candidates).
+float stitch_cost_from(VertexCache cache, std::span<const u32> b) {
+  const CacheModel& model = cache.model();
   float total = 0.0f;
   u32 misses = 0;
   u32 added = 0;
@@ -326,6 +348,12 @@ float stitch_cost(std::span<const u32> a, std::span<const u32> b, const CacheMod
     if (!access.hit && ++misses >= model.size) break;  // the cache has been flushed
   }
   return added == 0 ? 0.0f : total / static_cast<float>(added);
+}
+
+}  // namespace
+
+float stitch_cost(std::span<const u32> a, std::span<const u32> b, const CacheModel& model) {
+  return stitch_cost_from(warmed_cache(a, model), b);
 }
 
 std::vector<Strip> stitch_strips(std::vector<Strip> strips, const StripOptions& options) {
@@ -343,8 +371,9 @@ std::vector<Strip> stitch_strips(std::vector<Strip> strips, const StripOptions& 
     usize best = pool.size() - 1;
     float best_cost = 0.0f;
     const usize stop = pool.size() > kWindow ? pool.size() - kWindow : 0;
+    const VertexCache warm = warmed_cache(current, options.cache);
     for (usize i = pool.size(); i-- > stop;) {
-      const float cost = stitch_cost(current, pool[i], options.cache);
+      const float cost = stitch_cost_from(warm, pool[i]);
       if (i == pool.size() - 1 || cost < best_cost) {
         best = i;
         best_cost = cost;

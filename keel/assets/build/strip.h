@@ -38,9 +38,9 @@ struct Adjacency {
 Adjacency build_adjacency(std::span<const u32> indices);
 
 struct StripWeights {
-  float neighbours = 2.0f;  // per unassigned neighbour of the candidate (avoid isolating)
+  float neighbours = 4.0f;  // per unassigned neighbour of the candidate (avoid isolating)
   float miss = 2.0f;        // the new vertex is not in the simulated cache
-  float swap = 3.0f;        // leaving by the "wrong" edge (2 degenerate triangles)
+  float swap = 8.0f;        // leaving by the "wrong" edge (2 degenerate triangles)
   float bad_entry = 1.0f;   // the candidate hits a penalised cache entry
 };
 
@@ -52,7 +52,8 @@ struct StripOptions {
   bool stitch = true;          // join the strips into as few as the limits allow
   // Ends a strip whose next vertex would miss the cache once it has missed this often, so the
   // next strip starts beside the cached vertices (a strip longer than the cache loses its
-  // neighbours' reuse). 0: the cache size; a value >= 2^31: never.
+  // neighbours' reuse). 0: the cache size; a value >= 2^31: never. A strip that has reused cached
+  // vertices also ends at its second miss in a row (it has run past the row it was reusing).
   u32 restart_after_misses = 0;
 };
 
