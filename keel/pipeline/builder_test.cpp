@@ -315,6 +315,39 @@ TEST_F(Pipeline, ModifiedIntermediateIsRebuilt) {
   EXPECT_THAT(finished_, ::testing::Contains("Blob hero built"));
 }
 
+// Issue 15: an intermediate damaged in place (same size, mtime and inode) was trusted forever
+// and every repack failed with "checksum mismatch" until --force-rebuild.
+TEST_F(Pipeline, DamagedIntermediateIsRebuiltWhenTheRepackFindsIt) {
+  ASSERT_TRUE(build().ok) << messages_;
+  const fs::path hero = files_.path("obj/PC/main/Blob/hero.kpk");
+  const fs::file_time_type mtime = fs::last_write_time(hero) - std::chrono::hours(1);
+  fs::last_write_time(hero, mtime);  // old enough for its cached hash to be trusted
+  ASSERT_TRUE(build().ok) << messages_;
+  std::string bytes = files_.read("obj/PC/main/Blob/hero.kpk");
+  const usize at = bytes.find("HERO-v1");
+  ASSERT_NE(at, std::string::npos);
+  {
+    std::FILE* f = std::fopen(hero.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::fseek(f, static_cast<long>(at), SEEK_SET);
+    std::fputc('X', f);
+    std::fclose(f);
+  }
+  fs::last_write_time(hero, mtime);
+  files_.write("src/face.tga", "FACE-v2");  // something else changes: the pack is merged again
+  const DataFileReport r = build();
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_TRUE(r.repacked);
+  EXPECT_THAT(messages_, ::testing::HasSubstr("hero.kpk: warning: damaged intermediate"));
+  EXPECT_THAT(finished_, ::testing::Contains("Blob hero built"));
+  EXPECT_NE(files_.read("obj/PC/main/Blob/hero.kpk").find("HERO-v1"), std::string::npos);
+  EXPECT_EQ(item_names(files_.path("image/PC/main.kpk")).size(), 3u);
+  const DataFileReport again = build();
+  EXPECT_TRUE(again.ok) << messages_;
+  EXPECT_EQ(again.built, 0u);
+  EXPECT_FALSE(again.repacked);
+}
+
 TEST_F(Pipeline, ErrorsLeaveTheDataFileAlone) {
   ASSERT_TRUE(build().ok) << messages_;
   const std::string before = files_.read("image/PC/main.kpk");
