@@ -70,12 +70,5 @@ TEST_F(PipelineBuildLock, ALockFileNamingAProcessMeansAnInterruptedBuild) {
   EXPECT_EQ(lock->stale_build(), 2147483000u);
 }
 
-TEST(EntryPoints, BuildLockOfAProjectNotLoaded) {
-  const Project not_loaded;
-  Result<BuildLock> lock = BuildLock::acquire(not_loaded, BuildLock::Wait::kNo);
-  ASSERT_FALSE(lock);
-  EXPECT_EQ(lock.error().code(), ErrorCode::kInvalidArgument);
-}
-
 }  // namespace
 }  // namespace keel::pipeline
