@@ -394,6 +394,30 @@ TEST_F(Pipeline, LocatedErrors) {
   EXPECT_FALSE(files_.exists("image/PC/main.kpk"));
 }
 
+// Issue 15: a directory, a dangling link or a symlink loop was "not found in the include paths";
+// a command file that is a directory was "not found".
+TEST_F(Pipeline, UnusableSourcesSayWhy) {
+  fs::create_directories(files_.path("src/folder.bin"));
+  fs::create_symlink("loop.bin", files_.path("src/loop.bin"));
+  fs::create_directories(files_.path("dir.kcmd"));
+  files_.write("main.kcmd",
+               "Blob(\"a\", \"folder.bin\");\n"
+               "Blob(\"b\", \"loop.bin\");\n"
+               "AddFile(\"dir.kcmd\");\n");
+  const DataFileReport r = build();
+  EXPECT_FALSE(r.ok);
+  EXPECT_THAT(messages_,
+              ::testing::HasSubstr("main.kcmd:1:11: error: source `folder.bin` cannot be "
+                                   "used: "));
+  EXPECT_THAT(messages_, ::testing::HasSubstr("src/folder.bin is a directory, not a file"));
+  EXPECT_THAT(messages_, ::testing::HasSubstr("main.kcmd:2:11: error: source `loop.bin` cannot be "
+                                              "used: "));
+  EXPECT_THAT(messages_, ::testing::HasSubstr("src/loop.bin: Too many levels of symbolic links"));
+  EXPECT_THAT(messages_, ::testing::HasSubstr("main.kcmd:3:9: error: command file `"));
+  EXPECT_THAT(messages_, ::testing::HasSubstr("dir.kcmd` is a directory"));
+  EXPECT_THAT(messages_, ::testing::Not(::testing::HasSubstr("handler failed")));
+}
+
 TEST_F(Pipeline, PlatformPreprocessing) {
   files_.write("main.kcmd",
                "PLATFORM(\"PC\") Blob(\"pc_only\", \"face.tga\");\n"

@@ -72,6 +72,12 @@ std::vector<fs::path> plugin_search_path(const Options& o) {
   return dirs;
 }
 
+// An error's message with its file in front (no second "error:").
+std::string message_with_file(const keel::Error& e) {
+  const std::string& file = e.where().file;
+  return file.empty() ? e.message() : fmt::format("{}: {}", file, e.message());
+}
+
 // Loads the project and its plug-ins; prints errors and returns false on failure.
 bool load(const Options& o, std::optional<Project>& project, HandlerRegistry& handlers) {
   keel::text::Diagnostics diag;
@@ -97,9 +103,9 @@ bool load(const Options& o, std::optional<Project>& project, HandlerRegistry& ha
     keel::Status loaded =
         path ? handlers.load_plugin(*path) : keel::Status(keel::Unexpected(path.error()));
     if (!loaded) {
-      fmt::print(
-          stderr, "{}\n",
-          keel::Error(loaded.error().code(), loaded.error().to_string(), plugin.where).to_string());
+      fmt::print(stderr, "{}\n",
+                 keel::Error(loaded.error().code(), message_with_file(loaded.error()), plugin.where)
+                     .to_string());
       ok = false;
     }
   }
