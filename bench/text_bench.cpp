@@ -1,10 +1,13 @@
 // Parser throughput on a large generated command file (about 16 MB of scripts, asset commands,
 // comments and PLATFORM blocks), against a plain byte-by-byte scan of the same buffer that only
 // counts statement ends: the floor any parser that reads every byte once has to pay.
+// Error reporting on hostile input: 100,000 statements that each earn an error (parsed, reported
+// and rendered with the default error limit) against parsing and checking 100,000 good ones.
 #include "bench_support.h"
 
 #include "keel/text/document.h"
 #include "keel/text/platform.h"
+#include "keel/text/signature.h"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -71,7 +74,42 @@ void BM_ByteScan(benchmark::State& state) {
 }
 BENCHMARK(BM_ByteScan)->Unit(benchmark::kMillisecond);
 
+std::string lines(std::string_view line, int count) {
+  std::string s;
+  for (int i = 0; i < count; ++i) s += line;
+  return s;
+}
+
+void BM_Check100kGoodLines(benchmark::State& state) {
+  static const std::string text = lines("SET(a, 1);\n", 100'000);
+  for (auto _ : state) {
+    keel::text::Diagnostics diag;
+    auto doc = keel::text::parse(text, "good.txt", diag);
+    for (const keel::text::Token& t : keel::text::chain(doc->first())) {
+      benchmark::DoNotOptimize(
+          keel::text::check_command(t, diag, {keel::text::kName, keel::text::kNumber}));
+    }
+    benchmark::DoNotOptimize(diag.render(*doc));
+  }
+}
+BENCHMARK(BM_Check100kGoodLines)->Unit(benchmark::kMillisecond);
+
+void BM_Report100kBadLines(benchmark::State& state) {
+  static const std::string text = lines("X(1);\n", 100'000);
+  for (auto _ : state) {
+    keel::text::Diagnostics diag;
+    auto doc = keel::text::parse(text, "bad.txt", diag);
+    for (const keel::text::Token& t : keel::text::chain(doc->first())) {
+      diag.error(t, "`{}` is not a statement", t.text);
+    }
+    benchmark::DoNotOptimize(diag.render(*doc));
+  }
+}
+BENCHMARK(BM_Report100kBadLines)->Unit(benchmark::kMillisecond);
+
 KEEL_BENCH_RATIO("text parse vs byte-by-byte scan", "BM_Parse", "BM_ByteScan");
+KEEL_BENCH_RATIO("text 100k error lines vs 100k good lines", "BM_Report100kBadLines",
+                 "BM_Check100kGoodLines");
 
 }  // namespace
 

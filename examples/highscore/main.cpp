@@ -4,6 +4,8 @@
 //   keel-highscore --add Ada 95         insert a score if it makes the table, then print
 //   keel-highscore --reset              delete the file: the defaults come back next time
 //   --file PATH                         another file than ./highscor.dat
+// Exit status: 0 fine, 1 a damaged table (the file is kept), 2 usage or I/O errors. --reset
+// deletes only a regular file (never a directory, device or link) of at most a table's size.
 #include "examples/highscore/high_score_table.h"
 
 #include <fmt/format.h>
@@ -21,11 +23,42 @@ namespace {
 using keel::ErrorCode;
 using keel::examples::HighScoreTable;
 
+// Ten names of at most kMaxNameLength bytes with their lengths and scores.
+constexpr std::uintmax_t kMaxTableBytes =
+    HighScoreTable::kEntries * (8 + HighScoreTable::kMaxNameLength);
+
 void print(const HighScoreTable& table) {
   for (keel::usize i = 0; i < HighScoreTable::kEntries; ++i) {
     const auto& entry = table.entries()[i];
     fmt::print("{:>2}. {:<20} {:>10}\n", i + 1, entry.name, entry.score);
   }
+}
+
+// Deletes the table file; refuses anything that is not one (issue 15: an empty directory given
+// with --file was deleted).
+int reset_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto st = std::filesystem::symlink_status(path, ec);
+  if (!std::filesystem::exists(st)) {
+    fmt::print("{} does not exist; the table is at its defaults\n", path.string());
+    return 0;
+  }
+  if (!std::filesystem::is_regular_file(st)) {
+    fmt::print(stderr, "{}: refusing to delete: not a regular file (a high-score file is)\n",
+               path.string());
+    return 2;
+  }
+  if (std::filesystem::file_size(path, ec) > kMaxTableBytes) {
+    fmt::print(stderr, "{}: refusing to delete: {} bytes is too big for a high-score file\n",
+               path.string(), std::filesystem::file_size(path, ec));
+    return 2;
+  }
+  if (!std::filesystem::remove(path, ec) || ec) {
+    fmt::print(stderr, "{}: cannot delete: {}\n", path.string(), ec.message());
+    return 2;
+  }
+  fmt::print("{} deleted; the table is back to its defaults\n", path.string());
+  return 0;
 }
 
 }  // namespace
@@ -41,23 +74,24 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   const std::filesystem::path path = file;
-  if (reset) {
-    std::error_code ec;
-    std::filesystem::remove(path, ec);
-    if (ec) {
-      fmt::print(stderr, "{}: cannot delete: {}\n", file, ec.message());
-      return 1;
-    }
-    fmt::print("{} deleted; the table is back to its defaults\n", file);
-    return 0;
-  }
+  if (reset) return reset_file(path);
 
+  std::error_code status_error;
+  const auto st = std::filesystem::status(path, status_error);
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+    fmt::print(stderr, "{}: is not a regular file; give the high-score file with --file\n", file);
+    return 2;
+  }
   HighScoreTable table;
   bool dirty = false;
   if (auto loaded = table.load(path); !loaded) {
+    if (loaded.error().code() == ErrorCode::kIo) {  // permissions and the like: not the data
+      fmt::print(stderr, "{}: cannot read: {}\n", file, loaded.error().message());
+      return 2;
+    }
     if (loaded.error().code() != ErrorCode::kNotFound) {
       // Never overwrite a file we could not read: the user may want it back.
-      fmt::print(stderr, "{}\n(delete the file or use --reset to start again)\n",
+      fmt::print(stderr, "{}\n(use --reset to start again with the default table)\n",
                  loaded.error().to_string());
       return 1;
     }
@@ -82,8 +116,8 @@ int main(int argc, char** argv) {
 
   if (dirty) {
     if (auto saved = table.save(path); !saved) {
-      fmt::print(stderr, "{}\n", saved.error().to_string());
-      return 1;
+      fmt::print(stderr, "{}: cannot write the table: {}\n", file, saved.error().message());
+      return 2;
     }
   }
   print(table);

@@ -1,5 +1,8 @@
 // Inheritance (check 60) and the load-time checks of FsmLibrary::link().
+#include "keel/core/testing/alloc_counter.h"
 #include "keel/fsm/testing/fsm_fixture.h"
+
+#include <fmt/format.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -229,6 +232,52 @@ TEST_F(FsmInheritance, DuplicateNamesAcrossImages) {
   const Status s = library_.add(compiled(testing::read_example("default_character.fsm"), types_));
   ASSERT_FALSE(s);
   EXPECT_THAT(s.error().message(), HasSubstr("FSM 'DefaultCharacter' is already loaded"));
+}
+
+// A chain F0 <- F1 <- ... of `depth` FSMs, each with a few strings of its own (the state S and
+// its handler come from F0: handlers are flattened, so each FSM declaring its own would cost
+// memory in the depth by design).
+std::string chain_source(int depth) {
+  std::string s = R"(FSM("F0", "Character") { InitialState("S"); State("S") { On("e0") {} } })";
+  for (int i = 1; i < depth; ++i) {
+    s += fmt::format("FSM(\"F{}\", \"Character\") {{ Parent(\"F{}\"); InitialState(\"S\"); }}\n", i,
+                     i - 1);
+  }
+  return s;
+}
+
+u64 bytes_to_link(int depth, const TypeRegistry& types) {
+  FsmLibrary library;
+  EXPECT_TRUE(library.add(compiled(chain_source(depth), types)));
+  keel::testing::AllocationScope scope;
+  EXPECT_TRUE(library.link());
+  return scope.bytes();
+}
+
+// Issue 15: an 8,000-deep chain took 1 GB (each FSM copied the dictionaries of its chain).
+TEST_F(FsmInheritance, ChainMemoryIsLinear) {
+  const u64 short_chain = bytes_to_link(30, types_);
+  const u64 long_chain = bytes_to_link(60, types_);
+  EXPECT_LT(long_chain, 3 * short_chain)
+      << short_chain << " bytes for 30, " << long_chain << " for 60";
+  FsmLibrary library;
+  ASSERT_TRUE(library.add(compiled(chain_source(60), types_)));
+  ASSERT_TRUE(library.link());
+  EXPECT_EQ(library.find("F59")->string(string_hash("e0")), "e0");  // a string up the chain
+  EXPECT_EQ(library.find("F59")->depth, 59u);
+}
+
+TEST_F(FsmInheritance, ChainDepthLimitIsALocatedError) {
+  FsmLibrary library;
+  ASSERT_TRUE(library.add(compiled(chain_source(kMaxInheritanceDepth + 10), types_)));
+  const Status s = library.link();
+  ASSERT_FALSE(s);
+  const std::string too_long = fmt::format("FSM 'F{}': inheritance chain longer than {} FSMs",
+                                           kMaxInheritanceDepth, kMaxInheritanceDepth);
+  EXPECT_THAT(s.error().message(), HasSubstr(too_long));
+  EXPECT_NE(library.find(fmt::format("F{}", kMaxInheritanceDepth - 1)), nullptr);
+  EXPECT_EQ(library.find(fmt::format("F{}", kMaxInheritanceDepth)), nullptr);
+  EXPECT_EQ(library.problems().size(), 10u);
 }
 
 }  // namespace

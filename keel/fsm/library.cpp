@@ -11,6 +11,11 @@ namespace keel::fsm {
 namespace {
 constexpr Hash kStateEnter = string_hash("state_enter");
 constexpr Hash kStateExit = string_hash("state_exit");
+
+std::string too_deep(std::string_view fsm) {
+  return fmt::format("FSM '{}': inheritance chain longer than {} FSMs (the limit)", fsm,
+                     kMaxInheritanceDepth);
+}
 }  // namespace
 
 const Handler* StateDef::find(Hash event) const {
@@ -20,8 +25,10 @@ const Handler* StateDef::find(Hash event) const {
 }
 
 std::string_view FsmDef::string(Hash hash) const {
-  const char* s = strings.get(hash);
-  return s != nullptr ? std::string_view(s) : std::string_view();
+  for (const FsmDef* f = this; f != nullptr; f = f->parent) {
+    if (const char* s = f->strings.get(hash)) return s;
+  }
+  return {};
 }
 
 std::vector<Hash> FsmDef::functions() const {
@@ -36,17 +43,19 @@ std::vector<Hash> FsmDef::functions() const {
 }
 
 Status FsmLibrary::add(CompiledFsms image) {
+  std::unordered_map<Hash, u32> in_image;
   for (u32 i = 0; i < image.fsm_count(); ++i) {
     const FsmView f = image.fsm(i);
-    for (const Entry& e : entries_) {
-      if (e.view.name_hash() == f.name_hash()) {
-        return fail(ErrorCode::kAlreadyExists, "FSM '{}' is already loaded", f.name());
-      }
+    if (entry_index_.contains(f.name_hash()) || !in_image.emplace(f.name_hash(), i).second) {
+      return fail(ErrorCode::kAlreadyExists, "FSM '{}' is already loaded", f.name());
     }
   }
   images_.push_back(std::make_unique<CompiledFsms>(std::move(image)));
   const CompiledFsms& stored = *images_.back();
-  for (u32 i = 0; i < stored.fsm_count(); ++i) entries_.push_back(Entry{stored.fsm(i), nullptr});
+  for (u32 i = 0; i < stored.fsm_count(); ++i) {
+    entry_index_.emplace(stored.fsm(i).name_hash(), entries_.size());
+    entries_.push_back(Entry{stored.fsm(i), nullptr});
+  }
   return ok();
 }
 
@@ -54,10 +63,8 @@ Status FsmLibrary::link() {
   problems_.clear();
   std::vector<bool> tried(entries_.size(), false);
   auto entry_of = [&](Hash name) -> Entry* {
-    for (Entry& e : entries_) {
-      if (e.view.name_hash() == name) return &e;
-    }
-    return nullptr;
+    const auto it = entry_index_.find(name);
+    return it != entry_index_.end() ? &entries_[it->second] : nullptr;
   };
   // Parents first: repeat until no FSM can be linked.
   for (bool progress = true; progress;) {
@@ -88,7 +95,8 @@ Status FsmLibrary::link() {
     std::vector<const Entry*> path{&e};
     const Entry* at = parent;
     bool cycle = false;
-    while (at != nullptr && at->def == nullptr && at->view.has_parent()) {
+    while (at != nullptr && at->def == nullptr && at->view.has_parent() &&
+           path.size() <= kMaxInheritanceDepth) {
       if (std::find(path.begin(), path.end(), at) != path.end()) {
         cycle = at == &e;
         break;
@@ -96,7 +104,9 @@ Status FsmLibrary::link() {
       path.push_back(at);
       at = entry_of(at->view.parent_hash());
     }
-    if (cycle) {
+    if (path.size() > kMaxInheritanceDepth) {
+      problem(LinkProblem::Kind::kInvalid, e.view.name(), too_deep(e.view.name()));
+    } else if (cycle) {
       std::string chain;
       for (const Entry* p : path) chain += fmt::format("'{}' -> ", p->view.name());
       problem(
@@ -125,7 +135,9 @@ Status FsmLibrary::link_one(Entry& entry) {
   if (v.has_parent()) {
     parent = find(v.parent_hash());
     KEEL_ASSERT(parent != nullptr);
-    if (parent->type != v.type_hash()) {
+    if (parent->depth + 1 >= kMaxInheritanceDepth) {
+      problem(LinkProblem::Kind::kInvalid, v.name(), too_deep(v.name()));
+    } else if (parent->type != v.type_hash()) {
       problem(LinkProblem::Kind::kInvalid, v.name(),
               fmt::format("FSM '{}' (type '{}') cannot inherit from '{}' (type '{}')", v.name(),
                           v.type(), parent->name_string, parent->type_string));
@@ -153,6 +165,7 @@ Status FsmLibrary::link_one(Entry& entry) {
   def->name_string = v.name();
   def->type_string = v.type();
   def->parent = parent;
+  def->depth = parent != nullptr ? parent->depth + 1 : 0;
   def->view = v;
   if (parent != nullptr) def->states = parent->states;
   for (u32 i = 0; i < v.state_count(); ++i) {
@@ -196,11 +209,9 @@ Status FsmLibrary::link_one(Entry& entry) {
 
   for (const StateDef* st : def->states) def->state_lookup.insert(st->name, st);
   def->state_lookup.optimize();
-  for (const FsmDef* f = def.get(); f != nullptr; f = f->parent) {
-    for (u32 i = 0; i < f->view.dictionary_size(); ++i) {
-      const Hash h = f->view.dictionary_hash(i);
-      if (!def->strings.contains(h)) def->strings.insert(h, f->view.dictionary_string(i).data());
-    }
+  for (u32 i = 0; i < v.dictionary_size(); ++i) {  // own strings only: string() walks up
+    const Hash h = v.dictionary_hash(i);
+    if (!def->strings.contains(h)) def->strings.insert(h, v.dictionary_string(i).data());
   }
   def->initial = def->find_state(v.initial_state_hash());
   if (def->initial == nullptr) {
@@ -235,10 +246,8 @@ Status FsmLibrary::link_one(Entry& entry) {
 }
 
 const FsmDef* FsmLibrary::find(Hash name) const {
-  for (const Entry& e : entries_) {
-    if (e.def != nullptr && e.def->name == name) return e.def.get();
-  }
-  return nullptr;
+  const auto it = entry_index_.find(name);
+  return it != entry_index_.end() ? entries_[it->second].def.get() : nullptr;
 }
 
 Result<const FsmDef*> FsmLibrary::get(std::string_view name) const {

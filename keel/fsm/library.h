@@ -14,6 +14,10 @@
 // At link time each state's handlers are flattened: a state sees its own handlers, then (unless
 // it is an orphan) those of the same-named state up the parent chain, in one sorted table. An
 // FSM's state table holds every state of the chain, the most derived version of each.
+//
+// A chain holds at most kMaxInheritanceDepth FSMs (the FSM, its parent, ...): link() reports a
+// longer one as an error naming the FSM. Memory is linear in the FSMs and states loaded, times at
+// most that depth (each FSM's state table lists the states of its chain).
 #pragma once
 
 #include "keel/core/error.h"
@@ -27,11 +31,14 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace keel::fsm {
 
 struct FsmDef;
+
+inline constexpr u32 kMaxInheritanceDepth = 64;
 
 struct Handler {
   Hash event = 0;
@@ -68,7 +75,8 @@ struct FsmDef {
   std::vector<const StateDef*> states;  // every state of the chain, most derived, by name hash
   FsmView view;
   PrehashedMap<Hash, const StateDef*> state_lookup;  // the same states as `states`
-  PrehashedMap<Hash, const char*> strings;  // the dictionaries of the chain (NUL-terminated)
+  u32 depth = 0;  // 0 without a parent, else the parent's depth + 1 (< kMaxInheritanceDepth)
+  PrehashedMap<Hash, const char*> strings;  // this FSM's own dictionary (NUL-terminated)
 
   const StateDef* find_state(Hash state) const { return state_lookup.get(state); }
   const StateDef* find_state(std::string_view state_name) const {
@@ -126,6 +134,7 @@ class FsmLibrary {
 
   std::vector<std::unique_ptr<CompiledFsms>> images_;
   std::vector<Entry> entries_;
+  std::unordered_map<Hash, usize> entry_index_;  // FSM name hash -> entries_ index
   std::deque<StateDef> states_;
   std::vector<LinkProblem> problems_;
 };

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <vector>
 
 namespace keel::pack {
@@ -108,6 +109,16 @@ TEST(PackFile, ErrorsCarryTheByteOffset) {
   auto unsorted = PackFile::from_bytes(bytes, "u.kpk", ReadOptions{.verify_checksums = false});
   ASSERT_FALSE(unsorted);
   EXPECT_EQ(unsorted.error().where().offset, kFileHeaderSize + 20 + 12);
+
+  // Issue 15: "byte 44: error: 33554433 blocks" said nothing a user could act on.
+  bytes = small_pack(Compression::kNone);
+  const u8 huge[] = {0x01, 0x00, 0x00, 0x02};  // 33554433, little-endian
+  std::memcpy(bytes.data() + kFileHeaderSize + 12, huge, sizeof huge);
+  auto too_many = PackFile::from_bytes(bytes, "b.kpk", ReadOptions{.verify_checksums = false});
+  ASSERT_FALSE(too_many);
+  EXPECT_EQ(too_many.error().to_string(),
+            "b.kpk: byte 44: error: the master index declares 33554433 blocks, more than a pack "
+            "can hold (65536): the file is damaged or not a Keel pack; rebuild it");
 }
 
 TEST(PackFile, ExtractChunkStreamsInPieces) {

@@ -1,5 +1,6 @@
 #include "keel/pipeline/builder.h"
 
+#include "keel/pipeline/build_lock.h"
 #include "keel/pipeline/detail/data_file_build.h"
 
 #include <fmt/format.h>
@@ -154,6 +155,7 @@ Result<CleanReport> clean(const Project& project) {
       ec.clear();
     }
     const fs::path images = project.image_dir(platform);
+    report.files += remove_stale_temporaries(images, false);
     if (fs::is_directory(images, ec)) {
       std::vector<fs::path> doomed;
       for (const fs::directory_entry& e : fs::directory_iterator(images, ec)) {

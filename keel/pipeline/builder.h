@@ -89,7 +89,8 @@ struct CleanReport {
 // Deletes every intermediate, build database and data file of the project, for every platform
 // and every data file (also those no longer listed in the project): each folder under
 // <intermediate>/<platform>/ that holds a build database or is named after a data file, and
-// every *.kpk in each platform's image folder. kInvalidArgument for a project that was not loaded
+// every *.kpk in each platform's image folder, and temporaries of atomic writes that dead processes
+// left there (build_lock.h). kInvalidArgument for a project that was not loaded
 // (no absolute intermediate and image paths), which would otherwise mean the current folder.
 Result<CleanReport> clean(const Project& project);
 

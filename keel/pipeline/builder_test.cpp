@@ -315,6 +315,39 @@ TEST_F(Pipeline, ModifiedIntermediateIsRebuilt) {
   EXPECT_THAT(finished_, ::testing::Contains("Blob hero built"));
 }
 
+// Issue 15: an intermediate damaged in place (same size, mtime and inode) was trusted forever
+// and every repack failed with "checksum mismatch" until --force-rebuild.
+TEST_F(Pipeline, DamagedIntermediateIsRebuiltWhenTheRepackFindsIt) {
+  ASSERT_TRUE(build().ok) << messages_;
+  const fs::path hero = files_.path("obj/PC/main/Blob/hero.kpk");
+  const fs::file_time_type mtime = fs::last_write_time(hero) - std::chrono::hours(1);
+  fs::last_write_time(hero, mtime);  // old enough for its cached hash to be trusted
+  ASSERT_TRUE(build().ok) << messages_;
+  std::string bytes = files_.read("obj/PC/main/Blob/hero.kpk");
+  const usize at = bytes.find("HERO-v1");
+  ASSERT_NE(at, std::string::npos);
+  {
+    std::FILE* f = std::fopen(hero.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::fseek(f, static_cast<long>(at), SEEK_SET);
+    std::fputc('X', f);
+    std::fclose(f);
+  }
+  fs::last_write_time(hero, mtime);
+  files_.write("src/face.tga", "FACE-v2");  // something else changes: the pack is merged again
+  const DataFileReport r = build();
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_TRUE(r.repacked);
+  EXPECT_THAT(messages_, ::testing::HasSubstr("hero.kpk: warning: damaged intermediate"));
+  EXPECT_THAT(finished_, ::testing::Contains("Blob hero built"));
+  EXPECT_NE(files_.read("obj/PC/main/Blob/hero.kpk").find("HERO-v1"), std::string::npos);
+  EXPECT_EQ(item_names(files_.path("image/PC/main.kpk")).size(), 3u);
+  const DataFileReport again = build();
+  EXPECT_TRUE(again.ok) << messages_;
+  EXPECT_EQ(again.built, 0u);
+  EXPECT_FALSE(again.repacked);
+}
+
 TEST_F(Pipeline, ErrorsLeaveTheDataFileAlone) {
   ASSERT_TRUE(build().ok) << messages_;
   const std::string before = files_.read("image/PC/main.kpk");
@@ -359,6 +392,30 @@ TEST_F(Pipeline, LocatedErrors) {
   EXPECT_THAT(messages_,
               ::testing::HasSubstr("error: asset `face` is also made by the command at"));
   EXPECT_FALSE(files_.exists("image/PC/main.kpk"));
+}
+
+// Issue 15: a directory, a dangling link or a symlink loop was "not found in the include paths";
+// a command file that is a directory was "not found".
+TEST_F(Pipeline, UnusableSourcesSayWhy) {
+  fs::create_directories(files_.path("src/folder.bin"));
+  fs::create_symlink("loop.bin", files_.path("src/loop.bin"));
+  fs::create_directories(files_.path("dir.kcmd"));
+  files_.write("main.kcmd",
+               "Blob(\"a\", \"folder.bin\");\n"
+               "Blob(\"b\", \"loop.bin\");\n"
+               "AddFile(\"dir.kcmd\");\n");
+  const DataFileReport r = build();
+  EXPECT_FALSE(r.ok);
+  EXPECT_THAT(messages_,
+              ::testing::HasSubstr("main.kcmd:1:11: error: source `folder.bin` cannot be "
+                                   "used: "));
+  EXPECT_THAT(messages_, ::testing::HasSubstr("src/folder.bin is a directory, not a file"));
+  EXPECT_THAT(messages_, ::testing::HasSubstr("main.kcmd:2:11: error: source `loop.bin` cannot be "
+                                              "used: "));
+  EXPECT_THAT(messages_, ::testing::HasSubstr("src/loop.bin: Too many levels of symbolic links"));
+  EXPECT_THAT(messages_, ::testing::HasSubstr("main.kcmd:3:9: error: command file `"));
+  EXPECT_THAT(messages_, ::testing::HasSubstr("dir.kcmd` is a directory"));
+  EXPECT_THAT(messages_, ::testing::Not(::testing::HasSubstr("handler failed")));
 }
 
 TEST_F(Pipeline, PlatformPreprocessing) {

@@ -1,5 +1,6 @@
 // Every public entry point of the pipeline, called the wrong way: an error, never a crash (issue
 // 17, "entry points that cannot be crashed by their caller"). One test per family.
+#include "keel/pipeline/build_lock.h"
 #include "keel/pipeline/builder.h"
 #include "keel/pipeline/detail/build_db.h"
 #include "keel/pipeline/handlers/builtin_handlers.h"
@@ -21,6 +22,13 @@ using testing::RecordingObserver;
 class EntryPoints : public testing::Pipeline {};
 
 bool build_nothing(BuildContext&) { return true; }
+
+TEST_F(EntryPoints, BuildLockOfAProjectNotLoaded) {
+  const Project not_loaded;
+  Result<BuildLock> lock = BuildLock::acquire(not_loaded, BuildLock::Wait::kNo);
+  ASSERT_FALSE(lock);
+  EXPECT_EQ(lock.error().code(), ErrorCode::kInvalidArgument);
+}
 
 TEST_F(EntryPoints, RegistryWithoutHandlersReportsEveryCommand) {
   HandlerRegistry empty;

@@ -25,6 +25,35 @@ fs::path resolve(const fs::path& root, std::string_view path) {
   return (p.is_absolute() ? p : root / p).lexically_normal();
 }
 
+// False (with an error naming both) when `file` is listed already or makes the same data file
+// (<name>.kpk: the command file's stem) as another: one pack would silently replace the other.
+bool add_data_file(std::vector<const text::Token*>& accepted, const text::Token& file,
+                   text::Diagnostics& diag) {
+  const fs::path path = fs::path(file.text).lexically_normal();
+  const std::string name = Project::data_file_name(file.text);
+  if (name.empty() || path.filename().empty()) {
+    diag.error(file, "`DataFile` \"{}\" names no file", file.text);
+    return false;
+  }
+  for (const text::Token* other : accepted) {
+    const fs::path other_path = fs::path(other->text).lexically_normal();
+    if (other_path == path) {
+      diag.error(file, "`DataFile` \"{}\" is listed twice (first at {}:{})", file.text, other->file,
+                 other->line);
+      return false;
+    }
+    if (equal_names(Project::data_file_name(other->text), name)) {
+      diag.error(file,
+                 "data files \"{}\" and \"{}\" (at {}:{}) would both be written to {}{}; "
+                 "rename one of the command files",
+                 file.text, other->text, other->file, other->line, name, kDataFileExtension);
+      return false;
+    }
+  }
+  accepted.push_back(&file);
+  return true;
+}
+
 }  // namespace
 
 std::optional<std::string> Project::find_platform(std::string_view platform) const {
@@ -66,6 +95,7 @@ std::optional<Project> parse_project(std::string source, const fs::path& file,
   project.image_path = project.root / "build" / "image";
   std::vector<PendingInclude> includes;
   std::vector<std::pair<const text::Token*, std::string>> image_overrides;
+  std::vector<const text::Token*> data_files;  // DataFile parameters accepted so far
 
   for (const text::Token& cmd : text::chain(doc->first())) {
     if (cmd.is("Project")) {
@@ -120,7 +150,7 @@ std::optional<Project> parse_project(std::string source, const fs::path& file,
         continue;
       }
       for (const text::Token& p : text::chain(cmd.params)) {
-        project.data_files.emplace_back(p.text);
+        if (add_data_file(data_files, p, diag)) project.data_files.emplace_back(p.text);
       }
     } else {
       diag.error(cmd,

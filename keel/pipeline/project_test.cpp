@@ -57,6 +57,24 @@ TEST(PipelineProject, ParsesEveryCommand) {
   EXPECT_FALSE(p->find_platform("XBOX"));
 }
 
+// Issue 15: a/main.kcmd and b/main.kcmd both wrote main.kpk; one asset vanished with exit 0.
+TEST(PipelineProject, DataFilesWithTheSameNameAreRefused) {
+  std::string errors;
+  EXPECT_FALSE(parse("Platform(\"PC\");\nDataFile(\"a/main.kcmd\");\nDataFile(\"b/Main.kcmd\");\n",
+                     &errors));
+  EXPECT_THAT(errors, ::testing::HasSubstr(
+                          "game.kproj:3:10: error: data files \"b/Main.kcmd\" and \"a/main.kcmd\" "
+                          "(at /work/game/data/game.kproj:2) would both be written to Main.kpk"));
+  EXPECT_FALSE(parse("Platform(\"PC\");\nDataFile(\"main.kcmd\", \"./main.kcmd\");\n", &errors));
+  EXPECT_THAT(errors,
+              ::testing::HasSubstr("2:23: error: `DataFile` \"./main.kcmd\" is listed twice "
+                                   "(first at /work/game/data/game.kproj:2)"));
+  EXPECT_FALSE(parse("Platform(\"PC\");\nDataFile(\"dir/\");\n", &errors));
+  EXPECT_THAT(errors, ::testing::HasSubstr("`DataFile` \"dir/\" names no file"));
+  EXPECT_TRUE(parse("Platform(\"PC\");\nDataFile(\"a/main.kcmd\", \"b/ui.kcmd\");\n", &errors))
+      << errors;
+}
+
 TEST(PipelineProject, Defaults) {
   const std::optional<Project> p = parse("Platform(\"PC\");\nDataFile(\"main.kcmd\");\n");
   ASSERT_TRUE(p);

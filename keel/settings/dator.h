@@ -168,7 +168,9 @@ class Dator final : public BaseDator {
   }
   std::string to_text() const override { return Converter<T>::format(target_); }
   bool has_multiple_values() const override { return false; }
-  bool is_flag() const override { return std::same_as<T, bool> || SettingInteger<T>; }
+  // Only bool settings are flags (`+name`, `-name`, `name`): a bare `+frames` on a count was
+  // accepted as 1 before (issue 15), which nobody means.
+  bool is_flag() const override { return std::same_as<T, bool>; }
   std::string type_name() const override { return std::string(type_name_of<T>()); }
 
   Status check_value(std::string_view value) const override {

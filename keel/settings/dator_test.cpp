@@ -59,7 +59,7 @@ TEST(Dator, AddSubtractEqualsAndKinds) {
   EXPECT_FALSE(dator.contains("13"));
   EXPECT_FALSE(dator.contains("junk"));
   EXPECT_FALSE(dator.has_multiple_values());
-  EXPECT_TRUE(dator.is_flag());
+  EXPECT_FALSE(dator.is_flag());  // only bool settings are flags (issue 15)
   EXPECT_EQ(dator.type_name(), "int32");
 
   n = std::numeric_limits<int>::max();

@@ -223,7 +223,15 @@ Status Settings::apply_parsed(Setting& setting, const SettingExpression& e, cons
     return ok();
   }
 
-  // A single value: the bias is ignored and the value assigned (the seed's rule).
+  // A single value with a bias is ambiguous (`-physics=1`: off, or 1?): refused. The seed
+  // ignored the bias.
+  if (e.bias != 0) {
+    const Error ambiguous(ErrorCode::kInvalidArgument, "");
+    return located(place.source, place.line, place.column, 0, ambiguous,
+                   fmt::format("setting '{0}' holds one value; '{1}' with a value is for list "
+                               "settings: write {0}={2}",
+                               setting.name(), e.bias, detail::excerpt(e.value)));
+  }
   auto value = parse_single_value(e.value);
   if (!value) return error_at(e.value_offset, value.error());
   const std::string_view text = *value;

@@ -71,10 +71,18 @@ TEST(Settings, Check13_FlagsNumbersAndStringsWithSpaces) {
   EXPECT_EQ(g.name, "Big Level");
   ASSERT_TRUE(g.settings.apply("  name =  Big  Level  "));  // blanks around name and = trimmed
   EXPECT_EQ(g.name, "Big  Level");
-  ASSERT_TRUE(g.settings.apply("+height"));  // integer flags too
-  EXPECT_EQ(g.height, 1);
-  ASSERT_TRUE(g.settings.apply("-height"));
-  EXPECT_EQ(g.height, 0);
+  // Issue 15: only bool settings are flags; a bias with a single value is ambiguous.
+  const Status int_flag = g.settings.apply("+height");
+  ASSERT_FALSE(int_flag);
+  EXPECT_THAT(int_flag.error().message(),
+              ::testing::HasSubstr("setting 'height' is not a flag and needs a value"));
+  const Status biased = g.settings.apply("-fullscreen=1");
+  ASSERT_FALSE(biased);
+  EXPECT_EQ(biased.error().message(),
+            "setting 'fullscreen' holds one value; '-' with a value is for list settings: write "
+            "fullscreen=1");
+  EXPECT_FALSE(g.settings.apply("+width=5"));
+  EXPECT_EQ(g.width, 1024);
   ASSERT_TRUE(g.settings.apply("name=a;b # kept"));  // single values are not split
   EXPECT_EQ(g.name, "a;b # kept");
   ASSERT_TRUE(g.settings.apply(R"(name=" padded ")"));
@@ -187,11 +195,12 @@ TEST(Settings, CommandLineSeparatesProgramArguments) {
   ASSERT_EQ(args.size(), 10u);
   const ArgsResult result = g.settings.apply_args(args);
   EXPECT_TRUE(g.fullscreen);
-  EXPECT_EQ(g.height, 0);
   EXPECT_EQ(g.width, 800);  // after "--": not a setting
   EXPECT_THAT(result.rest, ElementsAre("-v", "--out=x", "-", "input.txt", "--", "width=1", "-7"));
-  ASSERT_EQ(result.errors.size(), 1u);
-  EXPECT_EQ(result.errors[0].to_string(),
+  ASSERT_EQ(result.errors.size(), 2u);
+  EXPECT_THAT(result.errors[0].to_string(),
+              ::testing::HasSubstr("<command line>:4:2: error: setting 'height' is not a flag"));
+  EXPECT_EQ(result.errors[1].to_string(),
             "<command line>:5:1: error: unknown setting 'widht' (did you mean 'width'?)");
   const auto missing = g.settings.load(std::array{scratch("absent.cfg")}, {});
   ASSERT_EQ(missing.errors.size(), 1u);
@@ -347,11 +356,12 @@ TEST(Settings, DuplicateNamesAreProgrammerErrors) {
 }
 #endif
 
-TEST(Settings, BiasOnSingleValuesIsIgnoredAsInTheSeed) {
+// The seed ignored the bias on single values; that is ambiguous (issue 15) and refused.
+TEST(Settings, BiasOnSingleValuesIsRefused) {
   Game g;
-  ASSERT_TRUE(g.settings.apply("-width=1000"));
-  EXPECT_EQ(g.width, 1000);
-  ASSERT_TRUE(g.settings.apply("+fullscreen=off"));
+  EXPECT_FALSE(g.settings.apply("-width=1000"));
+  EXPECT_EQ(g.width, 800);
+  EXPECT_FALSE(g.settings.apply("+fullscreen=off"));
   EXPECT_FALSE(g.fullscreen);
 }
 

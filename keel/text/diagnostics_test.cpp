@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 namespace keel::text {
 namespace {
 
@@ -44,6 +47,79 @@ TEST(TextDiagnostics, CountsAndStatus) {
   EXPECT_EQ(diag.render(), "a:1:1: warning: careful\na:3:2: error: broken\n");
   diag.clear();
   EXPECT_TRUE(diag.empty());
+}
+
+// Issue 15: 100,000 bad lines printed 100,000 errors (20 MB of stderr).
+TEST(TextDiagnostics, ErrorLimitBoundsWhatIsPrinted) {
+  Diagnostics diag;
+  std::string source;
+  for (int i = 0; i < 1000; ++i) source += "X(1);\n";
+  auto doc = parse(source, "bad.txt", diag);
+  ASSERT_NE(doc, nullptr);
+  for (const Token& statement : chain(doc->first())) diag.error(statement, "`X` is unknown");
+  diag.warning(SourceLocation::text("bad.txt", 1, 1), "kept: below the warning limit");
+  EXPECT_EQ(diag.error_count(), 1000u);
+  EXPECT_EQ(diag.warning_count(), 1u);
+  EXPECT_TRUE(diag.limit_reached());
+  EXPECT_EQ(diag.items().size(), Diagnostics::kDefaultErrorLimit + 1);
+  EXPECT_EQ(diag.dropped_count(), 1000u - Diagnostics::kDefaultErrorLimit);
+  const std::string out = diag.render(*doc);
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'),
+            3 * 50 + 3 + 1);  // errors, the warning, the note
+  EXPECT_NE(out.find("bad.txt:50:1: error"), std::string::npos);
+  EXPECT_EQ(out.find("bad.txt:51:1: error"), std::string::npos);
+  EXPECT_NE(out.find("note: too many errors: 950 more diagnostics not shown (limit 50)"),
+            std::string::npos);
+  EXPECT_FALSE(diag.status().has_value());
+}
+
+TEST(TextDiagnostics, ErrorLimitIsConfigurable) {
+  Diagnostics diag;
+  diag.set_error_limit(2);
+  for (int i = 1; i <= 5; ++i) diag.error(SourceLocation::text("a", i, 1), "broken");
+  EXPECT_EQ(diag.items().size(), 2u);
+  EXPECT_EQ(diag.error_count(), 5u);
+  diag.clear();
+  diag.set_error_limit(0);  // keeps every one
+  for (int i = 1; i <= 500; ++i) diag.error(SourceLocation::text("a", i, 1), "broken");
+  EXPECT_EQ(diag.items().size(), 500u);
+  EXPECT_FALSE(diag.limit_reached());
+  EXPECT_EQ(diag.render().find("too many"), std::string::npos);
+}
+
+// Issue 15: a 10 MB one-line file printed its whole line (and as long a caret line) per error.
+TEST(TextDiagnostics, LongLinesAreCutAroundTheColumn) {
+  std::string line(1'000'000, 'a');
+  line[500'000] = 'X';
+  Diagnostics diag;
+  diag.keep_source("long.txt", line + "\n");
+  diag.error(SourceLocation::text("long.txt", 1, 500'001), "here");
+  diag.error(SourceLocation::text("long.txt", 1, 3), "near the start");
+  const std::string out = diag.render();
+  EXPECT_LT(out.size(), 1000u);
+  const usize x = out.find('X');
+  ASSERT_NE(x, std::string::npos);
+  const usize caret_line = out.find('\n', x) + 1;
+  const usize caret = out.find('^', caret_line);
+  ASSERT_NE(caret, std::string::npos);
+  EXPECT_EQ(caret - caret_line, x - out.rfind('\n', x) - 1);  // the caret sits under the X
+  EXPECT_NE(out.find(" 1 | ..."), std::string::npos);
+  EXPECT_NE(out.find("long.txt:1:3: error: near the start\n 1 | aaa"), std::string::npos);
+  // A short line prints whole; a cut never splits a UTF-8 sequence.
+  std::string utf8;
+  for (int i = 0; i < 200; ++i) utf8 += "\xC3\xA9";
+  Diagnostics d2;
+  d2.keep_source("u.txt", utf8);
+  d2.error(SourceLocation::text("u.txt", 1, 202), "mid");
+  const std::string u = d2.render();
+  const usize bar = u.find(" | ...") + 6;
+  EXPECT_EQ(static_cast<unsigned char>(u[bar]), 0xC3u);
+}
+
+TEST(TextDiagnostics, LongMessagesAreCut) {
+  Diagnostics diag;
+  diag.error(SourceLocation::text("a", 1, 1), "`" + std::string(100'000, 'N') + "` is unknown");
+  EXPECT_LT(diag.render().size(), kMaxMessage + 100);
 }
 
 TEST(TextSignature, CountsTypesAndConditionals) {

@@ -44,9 +44,33 @@ std::string_view Document::line_text(u32 line) const {
   return std::string_view(source_).substr(start, end - start);
 }
 
+Result<std::string> read_source_file(const std::filesystem::path& path, usize max_bytes) {
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  const SourceLocation at = SourceLocation::text(path.string(), 0);
+  if (ec || !std::filesystem::exists(st)) return read_file(path);  // its usual error
+  if (std::filesystem::is_directory(st)) {
+    return fail_at(at, ErrorCode::kInvalidArgument, "is a directory, not a file");
+  }
+  if (!std::filesystem::is_regular_file(st)) {
+    return fail_at(at, ErrorCode::kInvalidArgument,
+                   "is not a regular file (a device, FIFO or socket); give a file");
+  }
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > max_bytes) {
+    return fail_at(at, ErrorCode::kOutOfRange, "is {} bytes, more than the limit of {}", size,
+                   max_bytes);
+  }
+  Result<std::string> bytes = read_file(path);
+  if (bytes && bytes->size() > max_bytes) {  // grew since the check
+    return fail_at(at, ErrorCode::kOutOfRange, "is more than the limit of {} bytes", max_bytes);
+  }
+  return bytes;
+}
+
 std::unique_ptr<Document> parse_file(const std::filesystem::path& path, Diagnostics& diagnostics,
                                      const ParseOptions& options) {
-  auto bytes = read_file(path);
+  auto bytes = read_source_file(path);
   if (!bytes) {
     diagnostics.error(SourceLocation::text(path.string(), 0), bytes.error().message());
     return nullptr;

@@ -60,7 +60,16 @@ struct ParseOptions {
 // next statement after each). Returns nullptr when there were errors.
 std::unique_ptr<Document> parse(std::string source, std::string filename, Diagnostics& diagnostics,
                                 const ParseOptions& options = {});
-// Reads and parses a file. An unreadable file is one error located at the file.
+// Source files larger than this are refused (a command file is text a person writes).
+inline constexpr usize kMaxSourceBytes = usize{1} << 30;
+
+// Reads a whole source (or compiled) file for the tools: refuses what is not a regular file
+// (directories, FIFOs that would block, devices such as /dev/zero that never end) and files over
+// `max_bytes`, with an error naming the path (kInvalidArgument / kOutOfRange; kIo, kNotFound).
+Result<std::string> read_source_file(const std::filesystem::path& path,
+                                     usize max_bytes = kMaxSourceBytes);
+
+// Reads (read_source_file) and parses a file. An unreadable file is one error located at it.
 std::unique_ptr<Document> parse_file(const std::filesystem::path& path, Diagnostics& diagnostics,
                                      const ParseOptions& options = {});
 

@@ -6,7 +6,13 @@
 #include "keel/text/signature.h"
 #include "keel/text/token.h"
 
+#include "keel/core/file.h"
+
 #include <gtest/gtest.h>
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <memory>
@@ -38,6 +44,27 @@ TEST(EntryPoints, ParserZeroErrorLimitAndMissingFiles) {
   Diagnostics missing;
   EXPECT_EQ(parse_file("/nonexistent/dir/file.txt", missing), nullptr);
   ASSERT_EQ(missing.error_count(), 1u);
+  // Issue 15: /dev/zero grew to 4 GB, a FIFO blocked forever.
+  Result<std::string> zero = read_source_file("/dev/zero");
+  ASSERT_FALSE(zero);
+  EXPECT_EQ(zero.error().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(zero.error().to_string().find("/dev/zero"), std::string::npos);
+  EXPECT_NE(zero.error().message().find("not a regular file"), std::string::npos);
+  const std::filesystem::path fifo =
+      std::filesystem::temp_directory_path() / fmt::format("keel_text_fifo_{}", ::getpid());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  Diagnostics from_fifo;
+  EXPECT_EQ(parse_file(fifo, from_fifo), nullptr);
+  EXPECT_NE(from_fifo.render().find("not a regular file"), std::string::npos);
+  std::filesystem::remove(fifo);
+  const std::filesystem::path big =
+      std::filesystem::temp_directory_path() / fmt::format("keel_text_big_{}", ::getpid());
+  ASSERT_TRUE(write_file_atomic(big, std::string_view("A(1);\nB(2);\n")));
+  Result<std::string> too_big = read_source_file(big, 8);
+  ASSERT_FALSE(too_big);
+  EXPECT_EQ(too_big.error().code(), ErrorCode::kOutOfRange);
+  EXPECT_TRUE(read_source_file(big, 12));
+  std::filesystem::remove(big);
   Diagnostics dir;
   EXPECT_EQ(parse_file(std::filesystem::temp_directory_path(), dir), nullptr);
   EXPECT_EQ(dir.error_count(), 1u);

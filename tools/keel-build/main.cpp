@@ -2,14 +2,17 @@
 //
 //   keel-build [-p project.kproj] [--platform P]... [--all | DATAFILE...] [-j N]
 //              [--force-rebuild] [--force-repack] [--plugin-path DIR]...
-//              [--intermediate-path DIR] [--image-path DIR] [-v] [--no-progress]
+//              [--intermediate-path DIR] [--image-path DIR] [-v] [--no-progress] [--no-wait]
 //   keel-build clean [-p project.kproj]          delete every intermediate and data file
 //   keel-build handlers [-p project.kproj]       list the handlers (built-in and plug-ins)
 //
 // Without DATAFILE or --all every data file of the project is built; without --platform, every
-// platform. Exit status: 0 success, 1 a build failed, 2 bad usage or project. The logic lives in
+// platform. One keel-build runs per project at a time (a second waits for the first, or refuses
+// with --no-wait); temporaries of a killed build are deleted by the next one and by clean.
+// Exit status: 0 success, 1 a build failed, 2 bad usage, project or I/O. The logic lives in
 // keel/pipeline.
 #include "keel/assets/build/asset_handlers.h"
+#include "keel/pipeline/build_lock.h"
 #include "keel/pipeline/builder.h"
 #include "keel/pipeline/console_progress.h"
 #include "keel/pipeline/handlers/builtin_handlers.h"
@@ -46,6 +49,7 @@ struct Options {
   std::string image_path;
   bool verbose = false;
   bool no_progress = false;
+  bool no_wait = false;
 };
 
 std::vector<fs::path> plugin_search_path(const Options& o) {
@@ -66,6 +70,12 @@ std::vector<fs::path> plugin_search_path(const Options& o) {
   dirs.emplace_back(KEEL_BUILD_PLUGIN_DIR);  // the build tree's plug-ins
 #endif
   return dirs;
+}
+
+// An error's message with its file in front (no second "error:").
+std::string message_with_file(const keel::Error& e) {
+  const std::string& file = e.where().file;
+  return file.empty() ? e.message() : fmt::format("{}: {}", file, e.message());
 }
 
 // Loads the project and its plug-ins; prints errors and returns false on failure.
@@ -93,15 +103,40 @@ bool load(const Options& o, std::optional<Project>& project, HandlerRegistry& ha
     keel::Status loaded =
         path ? handlers.load_plugin(*path) : keel::Status(keel::Unexpected(path.error()));
     if (!loaded) {
-      fmt::print(
-          stderr, "{}\n",
-          keel::Error(loaded.error().code(), loaded.error().to_string(), plugin.where).to_string());
+      fmt::print(stderr, "{}\n",
+                 keel::Error(loaded.error().code(), message_with_file(loaded.error()), plugin.where)
+                     .to_string());
       ok = false;
     }
   }
   for (const keel::Error& e : handlers.take_problems())
     fmt::print(stderr, "warning: {}\n", e.message());
   return ok;
+}
+
+// One keel-build per project at a time; then the temporaries a killed build left go. nullopt
+// (after printing why) when the lock cannot be had.
+std::optional<BuildLock> lock_project(const Options& o, const Project& project) {
+  keel::Result<BuildLock> lock = BuildLock::acquire(
+      project, o.no_wait ? BuildLock::Wait::kNo : BuildLock::Wait::kYes, [](keel::u32 pid) {
+        fmt::print(stderr,
+                   "keel-build: another keel-build is running on this project "
+                   "(pid {}); waiting for it to finish\n",
+                   pid);
+      });
+  if (!lock) {
+    fmt::print(stderr, "keel-build: {}\n", lock.error().to_string());
+    return std::nullopt;
+  }
+  if (lock->stale_build() != 0) {
+    const keel::usize removed = remove_stale_temporaries(project);
+    if (removed != 0) {
+      fmt::print(stderr,
+                 "keel-build: removed {} temporary file{} of an interrupted build (pid {})\n",
+                 removed, removed == 1 ? "" : "s", lock->stale_build());
+    }
+  }
+  return std::move(*lock);
 }
 
 int list_handlers(const Options& o) {
@@ -121,10 +156,12 @@ int clean_project(const Options& o) {
   std::optional<Project> project;
   HandlerRegistry handlers;
   if (!load(o, project, handlers)) return 2;
+  const std::optional<BuildLock> lock = lock_project(o, *project);
+  if (!lock) return 2;
   keel::Result<CleanReport> r = clean(*project);
   if (!r) {
     fmt::print(stderr, "keel-build: {}\n", r.error().to_string());
-    return 1;
+    return 2;
   }
   fmt::print("keel-build: clean: deleted {} file{} ({} intermediate folder{})\n", r->files,
              r->files == 1 ? "" : "s", r->directories, r->directories == 1 ? "" : "s");
@@ -135,6 +172,8 @@ int build(const Options& o) {
   std::optional<Project> project;
   HandlerRegistry handlers;
   if (!load(o, project, handlers)) return 2;
+  const std::optional<BuildLock> lock = lock_project(o, *project);
+  if (!lock) return 2;
 
   // The builder checks the names (platforms case-insensitively, data files by command file or
   // data file name) before it builds anything.
@@ -182,6 +221,8 @@ int main(int argc, char** argv) {
   app.add_option("--image-path", o.image_path, "override the project's");
   app.add_flag("-v,--verbose", o.verbose, "also list assets that are up to date");
   app.add_flag("--no-progress", o.no_progress, "plain log even on a terminal");
+  app.add_flag("--no-wait", o.no_wait,
+               "refuse, rather than wait, when another keel-build runs on the project");
 
   CLI::App* clean_cmd = app.add_subcommand("clean", "delete every intermediate and data file");
   CLI::App* handlers_cmd = app.add_subcommand("handlers", "list the handlers and plug-ins");

@@ -8,6 +8,8 @@
 //   keel-fsm dot IN [-o OUT]                      Graphviz of states, transitions and groups
 // Inputs are FSM source or compiled files (recognised by their 'KFSM' magic). FSM types the tool
 // does not know get behaviour bits in order of first appearance, unless --types describes them.
+// Every command takes --max-errors N (default 50, 0: all). The output of compile and dot may not
+// be an input, nor may an input be given twice. Inputs must be regular files.
 // Exit status: 0 fine, 1 errors in the input, 2 usage or I/O errors.
 #include "keel/core/bytes.h"
 #include "keel/core/file.h"
@@ -20,6 +22,8 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,22 +37,31 @@ constexpr int kInputError = 1;
 constexpr int kUsageError = 2;
 
 struct Input {
+  std::string path;
   std::unique_ptr<keel::text::Document> doc;  // null for compiled inputs
   std::optional<CompiledFsms> image;
+  std::vector<std::string> names;  // of its FSMs
 };
+
+keel::usize g_max_errors = keel::text::Diagnostics::kDefaultErrorLimit;
 
 bool is_compiled(const std::string& bytes) {
   return bytes.size() >= 4 && bytes.compare(0, 4, "KFSM") == 0;
 }
 
-// Loads one input; prints its diagnostics (warnings too). Returns nullopt on errors.
-std::optional<Input> load(const std::string& path, const keel::fsm::TypeRegistry& types) {
-  keel::Result<std::string> bytes = keel::read_file(path);
+// Loads one input; prints its diagnostics (warnings too). Returns nullopt on errors, with
+// `status` set: kUsageError when the file cannot be read, kInputError for errors in it.
+std::optional<Input> load(const std::string& path, const keel::fsm::TypeRegistry& types,
+                          int& status) {
+  keel::Result<std::string> bytes = keel::text::read_source_file(path);
   if (!bytes) {
     fmt::print(stderr, "{}\n", bytes.error().to_string());
+    status = kUsageError;
     return std::nullopt;
   }
+  status = kInputError;
   Input in;
+  in.path = path;
   if (is_compiled(*bytes)) {
     keel::Result<CompiledFsms> image = CompiledFsms::from_bytes(keel::as_bytes(*bytes), path);
     if (!image) {
@@ -56,14 +69,34 @@ std::optional<Input> load(const std::string& path, const keel::fsm::TypeRegistry
       return std::nullopt;
     }
     in.image = std::move(*image);
+    for (keel::u32 f = 0; f < in.image->fsm_count(); ++f) {
+      in.names.emplace_back(in.image->fsm(f).name());
+    }
     return in;
   }
   keel::text::Diagnostics diag;
+  diag.set_error_limit(g_max_errors);
   in.doc = keel::text::parse(std::move(*bytes), path, diag);
-  if (in.doc) in.image = keel::fsm::compile(in.doc->first(), types, diag);
+  if (in.doc && in.doc->first() == nullptr) {
+    diag.error(keel::SourceLocation::text(path, 0), "no FSM(...) statement (the file is empty)");
+  } else if (in.doc) {
+    in.image = keel::fsm::compile(in.doc->first(), types, diag);
+  }
   if (!diag.empty()) fmt::print(stderr, "{}", in.doc ? diag.render(*in.doc) : diag.render());
   if (!in.image) return std::nullopt;
+  for (keel::u32 f = 0; f < in.image->fsm_count(); ++f) {
+    in.names.emplace_back(in.image->fsm(f).name());
+  }
   return in;
+}
+
+// True when `a` and `b` name the same file (an existing one, through links too, or the same
+// path): writing one would destroy the other.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec) && !ec) return true;
+  return std::filesystem::absolute(a, ec).lexically_normal() ==
+         std::filesystem::absolute(b, ec).lexically_normal();
 }
 
 bool load_types(const std::string& path, keel::fsm::TypeRegistry& types) {
@@ -77,9 +110,19 @@ bool load_types(const std::string& path, keel::fsm::TypeRegistry& types) {
 // Adds every input to `library` and links; prints problems. With `lenient`, parents that are
 // not among the inputs are warnings (check one file of a family alone).
 bool link_all(std::vector<Input>& inputs, keel::fsm::FsmLibrary& library, bool lenient) {
-  for (Input& in : inputs) {
+  for (keel::usize i = 0; i < inputs.size(); ++i) {
+    Input& in = inputs[i];
     if (keel::Status s = library.add(std::move(*in.image)); !s) {
-      fmt::print(stderr, "error: {}\n", s.error().message());
+      std::string where;  // the earlier input that has the FSM already
+      for (keel::usize j = 0; j < i && where.empty(); ++j) {
+        for (const std::string& name : inputs[j].names) {
+          if (std::find(in.names.begin(), in.names.end(), name) != in.names.end()) {
+            where = fmt::format(" (FSM '{}' comes from {} too)", name, inputs[j].path);
+            break;
+          }
+        }
+      }
+      fmt::print(stderr, "{}: error: {}{}\n", in.path, s.error().message(), where);
       return false;
     }
   }
@@ -140,14 +183,23 @@ int main(int argc, char** argv) {
   dot->add_option("-o,--output", dot_out, "output file (default: standard output)");
   dot->add_option("--types", types_file, types_help);
 
+  for (CLI::App* sub : {compile, check, run, dot}) {
+    sub->add_option("--max-errors", g_max_errors,
+                    "errors printed per file before the rest are only counted (0: all)");
+  }
   CLI11_PARSE(app, argc, argv);
 
   keel::fsm::TypeRegistry types(keel::fsm::UnknownTypes::kAutoAssign);
   if (!load_types(types_file, types)) return kUsageError;
 
+  int status = 0;
   if (*compile) {
-    std::optional<Input> in = load(compile_in, types);
-    if (!in) return kInputError;
+    if (same_file(compile_in, compile_out)) {
+      fmt::print(stderr, "keel-fsm: the output {} is the input; give another -o\n", compile_out);
+      return kUsageError;
+    }
+    std::optional<Input> in = load(compile_in, types, status);
+    if (!in) return status;
     if (keel::Status s = in->image->save_file(compile_out); !s) {
       fmt::print(stderr, "{}\n", s.error().to_string());
       return kUsageError;
@@ -159,16 +211,25 @@ int main(int argc, char** argv) {
 
   if (*check || *run) {
     std::vector<Input> inputs;
-    bool failed = false;
-    for (const std::string& path : *check ? check_in : run_in) {
-      std::optional<Input> in = load(path, types);
+    int failed = 0;
+    const std::vector<std::string>& paths = *check ? check_in : run_in;
+    for (keel::usize i = 0; i < paths.size(); ++i) {
+      for (keel::usize j = 0; j < i; ++j) {
+        if (same_file(paths[i], paths[j])) {
+          fmt::print(stderr, "keel-fsm: {} is given twice (as {} before)\n", paths[i], paths[j]);
+          return kUsageError;
+        }
+      }
+    }
+    for (const std::string& path : paths) {
+      std::optional<Input> in = load(path, types, status);
       if (in) {
         inputs.push_back(std::move(*in));
       } else {
-        failed = true;
+        failed = std::max(failed, status);
       }
     }
-    if (failed) return kInputError;
+    if (failed != 0) return failed;
     keel::usize count = 0;
     for (const Input& in : inputs) count += in.image->fsm_count();
     keel::fsm::FsmLibrary library;
@@ -183,7 +244,7 @@ int main(int argc, char** argv) {
       return kUsageError;
     }
     if (!events_file.empty()) {
-      keel::Result<std::string> text = keel::read_file(events_file);
+      keel::Result<std::string> text = keel::text::read_source_file(events_file);
       if (!text) {
         fmt::print(stderr, "{}\n", text.error().to_string());
         return kUsageError;
@@ -201,8 +262,12 @@ int main(int argc, char** argv) {
   }
 
   // dot: compile first so errors are reported, then draw from the source tree.
-  std::optional<Input> in = load(dot_in, types);
-  if (!in) return kInputError;
+  if (!dot_out.empty() && same_file(dot_in, dot_out)) {
+    fmt::print(stderr, "keel-fsm: the output {} is the input; give another -o\n", dot_out);
+    return kUsageError;
+  }
+  std::optional<Input> in = load(dot_in, types, status);
+  if (!in) return status;
   if (!in->doc) {
     fmt::print(stderr, "error: dot needs FSM source (groups do not survive compilation)\n");
     return kUsageError;

@@ -5,8 +5,9 @@
 //   keel-script run IN [--script NAME] [--frames N] [--seconds-per-frame S]
 //                      [--set name=value]... [--trace] [--budget N]
 // The commands available are the language's built-ins plus PRINT("text"), SET(var, value) and
-// ADD(var, value). Exit status: 0 fine, 1 errors in the script (or the run failed), 2 usage or
-// I/O error. The logic lives in keel/script.
+// ADD(var, value). Every command takes --max-errors N (default 50, 0: all); inputs must be regular
+// files, and compile refuses an output that is its input. Exit status: 0 fine, 1 errors in the
+// script (or the run failed), 2 usage or I/O error. The logic lives in keel/script.
 #include "keel/core/bytes.h"
 #include "keel/core/file.h"
 #include "keel/script/basic_commands.h"
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +31,17 @@ namespace {
 
 namespace script = keel::script;
 namespace text = keel::text;
+
+keel::usize g_max_errors = text::Diagnostics::kDefaultErrorLimit;
+
+// True when `a` and `b` name the same file (an existing one, through links too, or the same
+// path): writing one would destroy the other.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec) && !ec) return true;
+  return std::filesystem::absolute(a, ec).lexically_normal() ==
+         std::filesystem::absolute(b, ec).lexically_normal();
+}
 
 struct Loaded {
   script::Library library;
@@ -43,7 +56,7 @@ bool is_compiled(const std::string& bytes) {
 // with `status` set to the exit code.
 std::optional<Loaded> load(const std::string& path, const script::CommandSet& commands,
                            const script::CompileOptions& options, int& status) {
-  auto bytes = keel::read_file(path);
+  auto bytes = text::read_source_file(path);
   if (!bytes) {
     fmt::print(stderr, "keel-script: {}\n", bytes.error().to_string());
     status = 2;
@@ -59,6 +72,7 @@ std::optional<Loaded> load(const std::string& path, const script::CommandSet& co
     return Loaded{std::move(*lib), false};
   }
   text::Diagnostics diag;
+  diag.set_error_limit(g_max_errors);
   auto doc = text::parse(std::move(*bytes), path, diag);
   std::optional<script::Library> lib;
   if (doc) {
@@ -243,6 +257,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--budget", run_options.budget, "commands per frame at most")
       ->check(CLI::PositiveNumber);
 
+  for (CLI::App* sub : {compile, check, disasm, run_cmd}) {
+    sub->add_option("--max-errors", g_max_errors,
+                    "errors printed before the rest are only counted (0: all)");
+  }
   CLI11_PARSE(app, argc, argv);
 
   if (*run_cmd) return run(in, run_options);
@@ -256,7 +274,11 @@ int main(int argc, char** argv) {
                                        .debug_info = !no_debug};
   int status = 0;
   if (*compile) {
-    auto bytes_in = keel::read_file(in);
+    if (same_file(in, out)) {
+      fmt::print(stderr, "keel-script: the output {} is the input; give another -o\n", out);
+      return 2;
+    }
+    auto bytes_in = text::read_source_file(in);
     if (bytes_in && is_compiled(*bytes_in)) {
       fmt::print(stderr, "keel-script: {} is already compiled\n", in);
       return 2;

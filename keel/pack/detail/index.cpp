@@ -65,7 +65,10 @@ Result<MasterIndexHeader> PackIndex::parse_master_header(std::span<const u8> byt
         fmt::format("index length {} does not match {} items", m.index_length, m.num_items));
   }
   if (m.num_blocks > kMaxBlocks) {
-    return corrupt(label, kMasterOffset + 12, fmt::format("{} blocks", m.num_blocks));
+    return corrupt(label, kMasterOffset + 12,
+                   fmt::format("the master index declares {} blocks, more than a pack can hold "
+                               "({}): the file is damaged or not a Keel pack; rebuild it",
+                               m.num_blocks, kMaxBlocks));
   }
   const u64 fixed = u64{m.index_length} + m.total_block_index_length + m.dictionary_length;
   if (fixed > header.book_length) {

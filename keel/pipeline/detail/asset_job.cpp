@@ -43,17 +43,22 @@ Status write_intermediate(const std::string& file, ByteSpan bytes) {
   }
   const std::byte* p = bytes.data();
   usize left = bytes.size();
+  int error = 0;
   while (left > 0) {
     const ssize_t n = ::write(fd, p, left);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n <= 0) {
+      error = n < 0 ? errno : ENOSPC;  // a zero-byte write: the device is full
+      break;
+    }
     p += n;
     left -= static_cast<usize>(n);
   }
-  const bool closed = ::close(fd) == 0;
-  if (left != 0 || !closed) {
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (left != 0 || error != 0) {
     ::unlink(file.c_str());
-    return fail_at(SourceLocation::text(file, 0), ErrorCode::kIo, "cannot write file");
+    return fail_at(SourceLocation::text(file, 0), ErrorCode::kIo, "cannot write file: {}",
+                   std::strerror(error != 0 ? error : EIO));
   }
   return ok();
 }
@@ -165,6 +170,10 @@ Result<FileRecord> AssetJob::file_state(const std::string& path, const FileStamp
 Result<std::string> AssetJob::find_source(std::string_view name) {
   std::optional<SourceHit> hit = find_source_in(shared_.search_dirs.at(asset_.handler), name);
   if (!hit) {
+    const std::string why = why_not_found(shared_.search_dirs.at(asset_.handler), name);
+    if (!why.empty()) {
+      return fail(ErrorCode::kNotFound, "source `{}` cannot be used: {}", name, why);
+    }
     return fail(ErrorCode::kNotFound, "source `{}` not found in the include paths of ({}, {})",
                 name, shared_.platform, asset_.handler->type);
   }

@@ -61,8 +61,13 @@ CommandFiles read_command_files(const Project& project, std::string_view command
     const fs::path path = project.data_path / name;
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) {
+      const fs::file_status st = fs::status(path, ec);
       const std::string message =
-          fmt::format("command file `{}` not found in {}", name, project.data_path.string());
+          fs::is_directory(st) ? fmt::format("command file `{}` is a directory", path.string())
+          : fs::exists(st) ? fmt::format("command file `{}` is not a regular file", path.string())
+          : ec && ec != std::errc::no_such_file_or_directory
+              ? fmt::format("command file `{}`: {}", path.string(), ec.message())
+              : fmt::format("command file `{}` not found in {}", name, project.data_path.string());
       if (list[i].added_by != nullptr) {
         diag.error(*list[i].added_by, message);
       } else {

@@ -1,6 +1,7 @@
 #include "keel/pipeline/detail/data_file_build.h"
 
 #include "keel/pack/merge.h"
+#include "keel/pack/pack_file.h"
 
 #include <fmt/format.h>
 
@@ -52,17 +53,64 @@ DataFileBuild::DataFileBuild(Inputs inputs, std::string_view platform,
 DataFileReport DataFileBuild::run() {
   load_database();
   read_commands();
-  run_jobs();
-  tally();
-  if (is_no_op()) return finish();
-  PackRecord pack;
-  BuildDatabase db = new_database(pack);
-  if (errors_) {
-    keep_old(db);
-  } else {
-    remove_gone();
-    repack(db, std::move(pack));
+  for (bool may_retry = true;; may_retry = false) {
+    run_jobs();
+    tally();
+    if (is_no_op()) return finish();
+    PackRecord pack;
+    BuildDatabase db = new_database(pack);
+    if (errors_) {
+      keep_old(db);
+    } else {
+      remove_gone();
+      if (!repack(db, std::move(pack), may_retry)) {
+        reset_for_retry();  // damaged intermediates were deleted: the jobs make them again
+        continue;
+      }
+    }
+    finish_database(db);
+    return finish();
   }
+}
+
+void DataFileBuild::reset_for_retry() {
+  DataFileReport fresh;
+  fresh.platform = std::move(report_.platform);
+  fresh.data_file = std::move(report_.data_file);
+  fresh.path = std::move(report_.path);
+  fresh.assets = report_.assets;
+  fresh.removed = report_.removed;
+  report_ = std::move(fresh);
+  results_.clear();
+  kept_ = 0;
+  rehashed_ = false;
+  errors_ = false;
+  repack_ = false;
+  data_trusted_ = false;
+  data_state_.reset();
+}
+
+// Intermediates that do not open or verify (damaged on disk while their size, mtime and inode
+// stayed the same, so the database still trusts them) are deleted; true when there was one.
+bool DataFileBuild::remove_damaged(std::span<const fs::path> inputs) {
+  bool removed = false;
+  for (const fs::path& input : inputs) {
+    Result<pack::PackFile> file = pack::PackFile::open(input);
+    const Status verified = file ? file->verify() : Status(Unexpected(file.error()));
+    if (verified) continue;
+    std::error_code ec;
+    fs::remove(input, ec);
+    removed = true;
+    notify_([&](BuildObserver& o) {
+      o.message(log::Level::kWarn,
+                fmt::format("{}: warning: damaged intermediate ({}); building it again\n",
+                            input.string(), verified.error().message()));
+    });
+  }
+  return removed;
+}
+
+void DataFileBuild::finish_database(BuildDatabase& db) {
   // Records last: `pack` pointed into the results until here.
   for (JobResult& r : results_) {
     if (r.kept != nullptr) {
@@ -72,7 +120,6 @@ DataFileReport DataFileBuild::run() {
     }
   }
   save_database(db);
-  return finish();
 }
 
 void DataFileBuild::load_database() {
@@ -257,11 +304,11 @@ void DataFileBuild::remove_gone() {
   }
 }
 
-void DataFileBuild::repack(BuildDatabase& db, PackRecord pack) {
+bool DataFileBuild::repack(BuildDatabase& db, PackRecord pack, bool may_retry) {
   if (!repack_) {
     db.put_file(data_path_.string(), *data_state_);
     db.set_pack(old_db_.pack());
-    return;
+    return true;
   }
   notify_([&](BuildObserver& o) { o.repacking(report_.path, pack.inputs.size()); });
   std::vector<fs::path> inputs;
@@ -271,17 +318,19 @@ void DataFileBuild::repack(BuildDatabase& db, PackRecord pack) {
   fs::create_directories(data_path_.parent_path(), ec);
   const Status merged = pack::merge_packs(inputs, data_path_);
   const Result<FileRecord> written = merged ? hash_file(report_.path) : Result<FileRecord>();
+  if (!merged && may_retry && remove_damaged(inputs)) return false;
   if (!merged || !written) {
     const Error& e = !merged ? merged.error() : written.error();
     error_message(fmt::format("{}: error: repacking failed: {}\n", report_.path, e.to_string()));
     db.set_pack({});  // repack next time
-    return;
+    return true;
   }
   report_.repacked = true;
   db.put_file(report_.path, *written);
   pack.valid = true;
   pack.data_hash = written->hash;
   db.set_pack(std::move(pack));
+  return true;
 }
 
 void DataFileBuild::save_database(const BuildDatabase& db) {

@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,7 +72,11 @@ class DataFileBuild {
   BuildDatabase new_database(PackRecord& pack);
   void keep_old(BuildDatabase& db) const;
   void remove_gone();
-  void repack(BuildDatabase& db, PackRecord pack);
+  // False when the merge failed on damaged intermediates, which it deleted (with `may_retry`).
+  bool repack(BuildDatabase& db, PackRecord pack, bool may_retry);
+  bool remove_damaged(std::span<const std::filesystem::path> inputs);
+  void reset_for_retry();
+  void finish_database(BuildDatabase& db);
   void save_database(const BuildDatabase& db);
   void error_message(std::string text);
   DataFileReport finish();

@@ -20,4 +20,9 @@ struct SourceHit {
 std::optional<SourceHit> find_source_in(const std::vector<std::string>& dirs,
                                         std::string_view name);
 
+// After find_source_in failed: why the first candidate that exists in some form is no usable
+// file ("/p/assets/sub is a directory", "... too many levels of symbolic links", "... Permission
+// denied"), or empty when `name` is in none of the directories.
+std::string why_not_found(const std::vector<std::string>& dirs, std::string_view name);
+
 }  // namespace keel::pipeline

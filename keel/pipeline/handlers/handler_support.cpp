@@ -8,8 +8,8 @@ Result<std::string> require_source(BuildContext& context, const text::Token& at,
                                    std::string_view name) {
   Result<std::string> path = context.find_source(name);
   if (!path && path.error().code() == ErrorCode::kNotFound) {
-    context.error(at, fmt::format("source `{}` not found in the include paths of ({}, {})", name,
-                                  context.platform(), context.asset_type()));
+    // "not found in the include paths of (PC, Blob)", or why the file found cannot be used
+    context.error(at, path.error().message());
   }
   return path;
 }
