@@ -69,9 +69,13 @@ int main(int argc, char** argv) {
   std::string write_to;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
-    if (a == "--settings" && i + 1 < argc) {
+    if ((a == "--settings" || a == "--write-settings") && i + 1 == argc) {
+      std::fprintf(stderr, "keel-demo: %s needs a FILE\n", argv[i]);
+      return 2;
+    }
+    if (a == "--settings") {
       files.emplace_back(argv[++i]);
-    } else if (a == "--write-settings" && i + 1 < argc) {
+    } else if (a == "--write-settings") {
       write_to = argv[++i];
     } else if (a == "--list") {
       list = true;
