@@ -152,7 +152,7 @@ Status save_pass(SaveFile& file, SaveFile::Impl& s) {
   s.body.reserve(s.body.size() + most + 16);
   s.phase = Phase::kSave;
   for (usize i = 0; i < s.objects.size(); ++i) {
-    if (i + kAhead < s.objects.size()) prefetch(s.info[i + kAhead].base);
+    if (i + kAhead < s.info.size()) prefetch(s.info[i + kAhead].base);
     s.current = static_cast<u32>(i + 1);
     KEEL_SAVE_TRY(s.objects[i]->save(file));
     KEEL_SAVE_TRY(s.check());
@@ -231,7 +231,8 @@ Status create_objects(SaveFile& file, SaveFile::Impl& s, u32 count) {
     s.objects.push_back(raw);
     s.current = i + 1;
     std::byte* base = complete_address(*raw);
-    s.info.push_back({plan, base, 0, 0, &typeid(*raw)});
+    s.info.push_back({plan, base, 0, 0});
+    s.targets.push_back({raw, &typeid(*raw)});
     declare_object_block(file, s, base, plan->size);
     KEEL_SAVE_TRY(raw->pre_load(file));
     KEEL_SAVE_TRY(s.check());
@@ -272,7 +273,7 @@ Status load_set(SaveFile& file, SaveFile::Impl& s) {
   KEEL_SAVE_TRY(read_extras(s, data_end));
   s.phase = Phase::kLoad;
   for (usize i = 0; i < s.objects.size(); ++i) {
-    if (i + kAhead < s.objects.size()) prefetch(s.info[i + kAhead].base);
+    if (i + kAhead < s.info.size()) prefetch(s.info[i + kAhead].base);
     s.current = static_cast<u32>(i + 1);
     s.extra_reader = detail::Reader();
     if (s.extra_next < s.extra_data.size() && s.extra_data[s.extra_next].index == i + 1) {
@@ -334,6 +335,7 @@ Status SaveFile::process_objects() {
   s.objects.clear();
   s.info.clear();
   s.links.clear();
+  s.targets.clear();
   s.object_index.clear();
   s.sorted.clear();
   s.sorted_objects.clear();

@@ -119,6 +119,7 @@ Status SaveFile::end(Status result) {
   s.objects.clear();
   s.info.clear();
   s.links.clear();
+  s.targets.clear();
   s.object_index.clear();
   if (!result) s.error.reset();
   if (!result || s.error) {

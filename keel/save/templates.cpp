@@ -172,12 +172,11 @@ namespace {
 // type reuse the pointer adjustment it made, without touching the target.
 bool set_target(SaveFile::Impl& s, const detail::Op& op, std::byte* slot, u32 index) {
   if (index == 0) return op.record->set_object(slot, nullptr);
-  SaveObject* target = s.objects[index - 1];
-  const std::type_info* type = s.info[index - 1].type;
+  const auto [target, type] = s.targets[index - 1];
   const auto key = reinterpret_cast<uintptr_t>(op.record) ^ reinterpret_cast<uintptr_t>(type);
   SaveFile::Impl::Cast& cast = s.casts[(key >> 4) % s.casts.size()];
   auto* from = reinterpret_cast<std::byte*>(target);
-  if (type != nullptr && cast.record == op.record && cast.type == type) {
+  if (cast.record == op.record && cast.type == type) {
     std::byte* to = from + cast.delta;
     std::memcpy(slot, &to, sizeof to);
     return true;

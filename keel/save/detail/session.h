@@ -58,8 +58,13 @@ struct SaveFile::Impl {
     std::byte* base;
     u32 links_begin;
     u32 links_count;
-    const std::type_info* type = nullptr;  // loading: the object's dynamic type
   };
+  // Loading: each object with its dynamic type, side by side (one cache line per link).
+  struct Target {
+    SaveObject* object;
+    const std::type_info* type;
+  };
+  std::vector<Target> targets;
   // Loading: how a SaveObject* of a dynamic type converts to an object record's slot type,
   // learned from the record's checked conversion (direct-mapped, 64 entries).
   struct Cast {
