@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <type_traits>
+#include <typeinfo>
 
 namespace keel::save {
 
@@ -82,10 +83,19 @@ SaveObject* get_object(const void* slot) {
   return *static_cast<T* const*>(slot);
 }
 
-template <class T>
-bool set_object(void* slot, SaveObject* target) {
+// Base is SaveObject; a parameter so that typeid(*target) waits for the complete class.
+template <class T, class Base = SaveObject>
+bool set_object(void* slot, Base* target) {
   T* typed = nullptr;
   if (target != nullptr) {
+    // Most targets are exactly a T: a type_info compare instead of a dynamic_cast walk (the
+    // static_cast is only well-formed when SaveObject is a non-virtual base of T).
+    if constexpr (requires(Base * o) { static_cast<T*>(o); }) {
+      if (typeid(*target) == typeid(T)) {
+        *static_cast<T**>(slot) = static_cast<T*>(target);
+        return true;
+      }
+    }
     typed = dynamic_cast<T*>(target);
     if (typed == nullptr) return false;
   }

@@ -115,7 +115,11 @@ Status SaveFile::end(Status result) {
   s.mode = Mode::kDone;
   s.phase = Phase::kNone;
   s.blocks.clear();
+  s.object_block.clear();
   s.objects.clear();
+  s.info.clear();
+  s.links.clear();
+  s.targets.clear();
   s.object_index.clear();
   if (!result) s.error.reset();
   if (!result || s.error) {
@@ -127,7 +131,11 @@ Status SaveFile::end(Status result) {
   }
   if (mode == Mode::kLoading) {
     // Unread client data after the last set is allowed (the book's "loaded or skipped").
-    for (auto& object : s.created) s.loaded.push_back(std::move(object));
+    if (s.loaded.empty()) {
+      s.loaded = std::move(s.created);
+    } else {
+      for (auto& object : s.created) s.loaded.push_back(std::move(object));
+    }
     s.created.clear();
     s.created_raw.clear();
     return {};
@@ -239,6 +247,7 @@ u32 SaveFile::declare_block(const void* base, usize length) {
     return 0;
   }
   s.blocks.push_back(Impl::Block{static_cast<const std::byte*>(base), length});
+  s.object_block.push_back(0);
   return static_cast<u32>(s.blocks.size());
 }
 

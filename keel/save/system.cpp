@@ -145,6 +145,9 @@ void build_from_instance(void* context, const Instance& instance) {
   plan.create = info.create;
   flatten(info.save_template, const_cast<void*>(instance.address),
           static_cast<const std::byte*>(instance.address), plan, problems, 0);
+  for (const Op& op : plan.ops) {
+    plan.max_bytes += op.kind == OpKind::kPointer ? 8 : op.kind == OpKind::kObject ? 4 : op.length;
+  }
   ctx.impl->by_id.insert(plan.save_id * 0x9E3779B1u, static_cast<u32>(ctx.impl->plans.size()));
   ctx.impl->plans.push_back(std::move(plan));
 }

@@ -31,33 +31,69 @@ Result<const detail::TypePlan*> plan_for(SaveFile::Impl& s, const SaveObject& ob
 
 }  // namespace
 
-Status SaveFile::pre_save_template(SaveObject& object) {
-  Impl& s = *impl_;
-  auto plan = plan_for(s, object, Phase::kPreSave, "pre_save_template");
-  if (!plan) return Unexpected(plan.error());
-  std::byte* base = complete_address(object);
-  for (const detail::Op& op : (*plan)->ops) {
-    if (op.kind != OpKind::kObject) continue;
-    SaveObject* target = op.record->get_object(base + op.offset);
-    if (target != nullptr) declare_object(target);
+// The object's entry in `info` when it is the one being processed (the default hooks), else null.
+static SaveFile::Impl::ObjectInfo* current_info(SaveFile::Impl& s, const SaveObject& object,
+                                                Phase phase) {
+  if (s.phase != phase || s.error || s.current == 0 || s.current > s.info.size() ||
+      s.objects[s.current - 1] != &object) {
+    return nullptr;
   }
-  return s.check();
+  return &s.info[s.current - 1];
 }
 
-Status SaveFile::save_template(SaveObject& object) {
+Status SaveFile::pre_save_template(SaveObject& object) {
   Impl& s = *impl_;
-  auto plan = plan_for(s, object, Phase::kSave, "save_template");
-  if (!plan) return Unexpected(plan.error());
-  const std::byte* base = complete_address(object);
-  detail::Writer w(s.body);
-  for (const detail::Op& op : (*plan)->ops) {
+  Impl::ObjectInfo* info = current_info(s, object, Phase::kPreSave);
+  if (info == nullptr) {
+    auto plan = plan_for(s, object, Phase::kPreSave, "pre_save_template");
+    if (!plan) return Unexpected(plan.error());
+    std::byte* base = complete_address(object);
+    for (const detail::Op& op : (*plan)->ops) {
+      if (op.kind != OpKind::kObject) continue;
+      SaveObject* target = op.record->get_object(base + op.offset);
+      if (target != nullptr) declare_object(target);
+    }
+    return s.check();
+  }
+  // Remembers each target's index for the save pass (the first call for this object only).
+  const bool remember = info->links_count == 0 && info->links_begin == s.links.size();
+  for (const detail::Op& op : info->plan->ops) {
+    if (op.kind != OpKind::kObject) continue;
+    SaveObject* target = op.record->get_object(info->base + op.offset);
+    if (target == nullptr) continue;
+    auto [index, added] =
+        s.object_index.insert(detail::object_key(target), static_cast<u32>(s.objects.size() + 1));
+    if (added) s.objects.push_back(target);
+    if (remember) s.links.push_back({target, *index});
+  }
+  // (`info` stays valid: entries are added only by save_set, between hooks.)
+  if (remember) info->links_count = static_cast<u32>(s.links.size() - info->links_begin);
+  return {};
+}
+
+namespace {
+
+void put32(std::byte*& out, u32 v) {
+  std::memcpy(out, &v, 4);
+  out += 4;
+}
+
+// Writes one object's stream through its plan into `out` (room for plan.max_bytes). `info`
+// gives the links remembered in pre-save (null: every target is looked up).
+Status write_object(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byte* base,
+                    const SaveFile::Impl::ObjectInfo* info, std::byte*& out) {
+  u32 link = 0;
+  for (const detail::Op& op : plan.ops) {
     const std::byte* slot = base + op.offset;
     switch (op.kind) {
-      case OpKind::kPassive: w.bytes(slot, op.length); break;
+      case OpKind::kPassive:
+        std::memcpy(out, slot, op.length);
+        out += op.length;
+        break;
       case OpKind::kPointer: {
         const void* target = op.record->get_pointer(slot);
         if (target == nullptr) {
-          w.u32v(0);
+          put32(out, 0);
           break;
         }
         const auto p = reinterpret_cast<uintptr_t>(target);
@@ -66,38 +102,97 @@ Status SaveFile::save_template(SaveObject& object) {
           return s.fail(Error(ErrorCode::kInvalidArgument,
                               fmt::format("object {} ({}): pointer '{}' points into no declared "
                                           "memory block",
-                                          s.current, (*plan)->name, op.record->name)));
+                                          s.current, plan.name, op.record->name)));
         }
-        w.u32v(block->index);
-        w.u32v(static_cast<u32>(p - block->begin));
+        put32(out, block->index);
+        put32(out, static_cast<u32>(p - block->begin));
         break;
       }
       case OpKind::kObject: {
         SaveObject* target = op.record->get_object(slot);
         u32 index = 0;
         if (target != nullptr) {
-          const u32* found = s.object_index.find(detail::object_key(target));
-          if (found == nullptr) {
-            return s.fail(Error(ErrorCode::kInvalidArgument,
-                                fmt::format("object {} ({}): '{}' points to an object that was "
-                                            "not declared (did pre_save skip its parent?)",
-                                            s.current, (*plan)->name, op.record->name)));
+          const SaveFile::Impl::Link* remembered = nullptr;
+          if (info != nullptr && link < info->links_count) {
+            remembered = &s.links[info->links_begin + link++];
           }
-          index = *found;
+          if (remembered != nullptr && remembered->target == target) {
+            index = remembered->index;
+          } else {
+            const u32* found = s.object_index.find(detail::object_key(target));
+            if (found == nullptr) {
+              return s.fail(Error(ErrorCode::kInvalidArgument,
+                                  fmt::format("object {} ({}): '{}' points to an object that was "
+                                              "not declared (did pre_save skip its parent?)",
+                                              s.current, plan.name, op.record->name)));
+            }
+            index = *found;
+          }
         }
-        w.u32v(index);
+        put32(out, index);
         break;
       }
       case OpKind::kGone:
-        for (u32 i = 0; i < op.length; ++i) w.value<u8>(0);
+        std::memset(out, 0, op.length);
+        out += op.length;
         break;
     }
   }
   return {};
 }
 
+}  // namespace
+
+Status SaveFile::save_template(SaveObject& object) {
+  Impl& s = *impl_;
+  const Impl::ObjectInfo* info = current_info(s, object, Phase::kSave);
+  const detail::TypePlan* plan = nullptr;
+  const std::byte* base = nullptr;
+  if (info != nullptr) {
+    plan = info->plan;
+    base = info->base;
+  } else {
+    auto found = plan_for(s, object, Phase::kSave, "save_template");
+    if (!found) return Unexpected(found.error());
+    plan = *found;
+    base = complete_address(object);
+  }
+  const usize at = s.body.size();
+  s.body.resize(at + plan->max_bytes);
+  std::byte* out = s.body.data() + at;
+  Status st = write_object(s, *plan, base, info, out);
+  s.body.resize(st ? static_cast<usize>(out - s.body.data()) : at);
+  return st;
+}
+
+namespace {
+
+// Stores object `index` (1-based, 0 = null) in an object record's slot. The record's checked
+// conversion (a dynamic_cast) runs once per slot type and target type; later targets of the same
+// type reuse the pointer adjustment it made, without touching the target.
+bool set_target(SaveFile::Impl& s, const detail::Op& op, std::byte* slot, u32 index) {
+  if (index == 0) return op.record->set_object(slot, nullptr);
+  const auto [target, type] = s.targets[index - 1];
+  const auto key = reinterpret_cast<uintptr_t>(op.record) ^ reinterpret_cast<uintptr_t>(type);
+  SaveFile::Impl::Cast& cast = s.casts[(key >> 4) % s.casts.size()];
+  auto* from = reinterpret_cast<std::byte*>(target);
+  if (cast.record == op.record && cast.type == type) {
+    std::byte* to = from + cast.delta;
+    std::memcpy(slot, &to, sizeof to);
+    return true;
+  }
+  if (!op.record->set_object(slot, target)) return false;
+  std::byte* stored = nullptr;
+  std::memcpy(&stored, slot, sizeof stored);
+  cast = {op.record, type, stored - from};
+  return true;
+}
+
+}  // namespace
+
 Status SaveFile::pre_load_template(SaveObject& object) {
   Impl& s = *impl_;
+  if (current_info(s, object, Phase::kPreLoad) != nullptr) return {};
   auto plan = plan_for(s, object, Phase::kPreLoad, "pre_load_template");
   if (!plan) return Unexpected(plan.error());
   return {};
@@ -105,17 +200,26 @@ Status SaveFile::pre_load_template(SaveObject& object) {
 
 Status SaveFile::load_template(SaveObject& object) {
   Impl& s = *impl_;
-  auto plan = plan_for(s, object, Phase::kLoad, "load_template");
-  if (!plan) return Unexpected(plan.error());
-  std::byte* base = complete_address(object);
+  const Impl::ObjectInfo* info = current_info(s, object, Phase::kLoad);
+  const detail::TypePlan* plan = nullptr;
+  std::byte* base = nullptr;
+  if (info != nullptr) {
+    plan = info->plan;
+    base = info->base;
+  } else {
+    auto found = plan_for(s, object, Phase::kLoad, "load_template");
+    if (!found) return Unexpected(found.error());
+    plan = *found;
+    base = complete_address(object);
+  }
   detail::Reader& r = s.reader;
   auto bad = [&](const detail::Op& op, std::string_view why) {
     return s.fail(Error(ErrorCode::kCorrupt,
                         fmt::format("save data corrupt at body byte {}: object {} ({}) member "
                                     "'{}': {}",
-                                    r.pos(), s.current, (*plan)->name, op.record->name, why)));
+                                    r.pos(), s.current, plan->name, op.record->name, why)));
   };
-  for (const detail::Op& op : (*plan)->ops) {
+  for (const detail::Op& op : plan->ops) {
     std::byte* slot = base + op.offset;
     switch (op.kind) {
       case OpKind::kPassive:
@@ -144,7 +248,7 @@ Status SaveFile::load_template(SaveObject& object) {
         u32 index = 0;
         if (!r.value(index)) return bad(op, "data ends early");
         if (index > s.objects.size()) return bad(op, "object index out of range");
-        if (!op.record->set_object(slot, index == 0 ? nullptr : s.objects[index - 1])) {
+        if (!set_target(s, op, slot, index)) {
           return bad(op, "points to an object of the wrong class");
         }
         break;

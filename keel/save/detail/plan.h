@@ -34,6 +34,7 @@ struct TypePlan {
   std::string name;
   u32 size = 0;
   std::vector<Op> ops;        // merged, for the stream
+  u32 max_bytes = 0;          // the most one object writes to the stream
   std::vector<Field> fields;  // one per stream record, for the schema and dumps
   std::unique_ptr<SaveObject> (*create)() = nullptr;
 };

@@ -5,7 +5,9 @@
 #include "keel/save/detail/stream.h"
 #include "keel/save/save_file.h"
 
+#include <array>
 #include <optional>
+#include <typeinfo>
 #include "keel/core/prehashed_map.h"
 
 #define KEEL_SAVE_TRY(expr)                        \
@@ -48,11 +50,48 @@ struct SaveFile::Impl {
   ByteBuffer file;
   std::vector<Block> blocks;
   std::vector<SaveObject*> objects;
+  // Per object (parallel to `objects`, filled when the set is processed): its plan and complete
+  // address, found once instead of in every pass; saving also remembers where its object links
+  // (the targets pre_save_template found, with their indices) start in `links`.
+  struct ObjectInfo {
+    const detail::TypePlan* plan;
+    std::byte* base;
+    u32 links_begin;
+    u32 links_count;
+  };
+  // Loading: each object with its dynamic type, side by side (one cache line per link).
+  struct Target {
+    SaveObject* object;
+    const std::type_info* type;
+  };
+  std::vector<Target> targets;
+  // Loading: how a SaveObject* of a dynamic type converts to an object record's slot type,
+  // learned from the record's checked conversion (direct-mapped, 64 entries).
+  struct Cast {
+    const Record* record = nullptr;
+    const std::type_info* type = nullptr;
+    std::ptrdiff_t delta = 0;
+  };
+  std::array<Cast, 64> casts{};
+  struct Link {
+    const SaveObject* target;
+    u32 index;
+  };
+  std::vector<ObjectInfo> info;
+  std::vector<Link> links;
   PrehashedMap<u64, u32> object_index;  // object address (mixed) -> 1-based index
   // Saving.
   usize open_data_at = 0;  // offset of the open client-data section's length; 0 = none
+  // Block lookup: the blocks declared by the caller and objects' hooks (`sorted`), and the
+  // objects' own blocks (`sorted_objects`, sorted on the first pointer into their address range).
+  std::vector<u8> object_block;  // parallel to `blocks`: 1 = an object's own block
   std::vector<Sorted> sorted;
+  std::vector<Sorted> sorted_objects;
+  bool objects_sorted = false;
+  uintptr_t objects_lo = 0;
+  uintptr_t objects_hi = 0;
   usize last_hit = 0;
+  usize last_object_hit = 0;
   ByteBuffer extras;
   u32 extras_object = 0;
   usize extras_len_at = 0;
@@ -63,7 +102,12 @@ struct SaveFile::Impl {
   std::vector<std::unique_ptr<SaveObject>> created;
   std::vector<SaveObject*> created_raw;
   std::vector<std::unique_ptr<SaveObject>> loaded;
-  std::vector<ByteSpan> extra_data;
+  struct Extra {
+    usize index;  // 1-based object
+    ByteSpan data;
+  };
+  std::vector<Extra> extra_data;  // by increasing object index
+  usize extra_next = 0;
   detail::Reader extra_reader;
   u32 objects_done = 0;
 
