@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 namespace keel::assets {
 namespace {
@@ -11,6 +12,14 @@ namespace {
 constexpr usize kHeaderBytes = 36;
 constexpr usize kGlyphBytes = 16;
 constexpr usize kKerningBytes = 12;
+constexpr s32 kMaxKerning = 32767;  // pixels; a larger amount marks a damaged chunk
+
+// The pen moves in 64 bits and is clamped to s32 where it is handed out: a long string of wide
+// glyphs (or a hostile chunk) cannot overflow it.
+s32 clamp_pen(s64 pen) {
+  return static_cast<s32>(
+      std::clamp<s64>(pen, std::numeric_limits<s32>::min(), std::numeric_limits<s32>::max()));
+}
 
 void put16(ByteBuffer& out, u32 v) {
   for (int i = 0; i < 2; ++i) out.push_back(static_cast<std::byte>(v >> (8 * i)));
@@ -155,6 +164,13 @@ Result<FontView> FontView::parse(ByteSpan bytes) {
                      "kerning pairs are not strictly ascending");
     }
   }
+  for (u32 i = 0; i < view.kerning_count_; ++i) {
+    const s32 amount = view.kerning_pair(i).amount;
+    if (amount < -kMaxKerning || amount > kMaxKerning) {
+      return corrupt(view.kerning_at_ + usize{i} * kKerningBytes + 8,
+                     "kerning amount outside +-32767 pixels");
+    }
+  }
   return view;
 }
 
@@ -220,6 +236,8 @@ s32 FontView::kerning(u32 first, u32 second) const {
 template <class Visit>
 TextRun FontView::walk(std::string_view utf8, s32 x, s32 y, Visit&& visit) const {
   TextRun run{0, x, y};
+  s64 pen_x = x;
+  s64 pen_y = y;
   u32 previous = 0;
   bool has_previous = false;
   FontGlyph fallback;
@@ -227,8 +245,8 @@ TextRun FontView::walk(std::string_view utf8, s32 x, s32 y, Visit&& visit) const
   for (usize i = 0; i < utf8.size();) {
     const u32 code = next_code_point(utf8, i);
     if (code == '\n') {
-      run.pen_x = x;
-      run.pen_y += line_height_;
+      pen_x = x;
+      pen_y += line_height_;
       has_previous = false;
       continue;
     }
@@ -237,13 +255,15 @@ TextRun FontView::walk(std::string_view utf8, s32 x, s32 y, Visit&& visit) const
       if (!has_fallback) continue;
       g = fallback;
     }
-    if (has_previous) run.pen_x += kerning(previous, g.code);
-    visit(g, run.pen_x + g.preadvance, run.pen_y - baseline_);
-    run.pen_x += g.advance();
+    if (has_previous) pen_x += kerning(previous, g.code);
+    visit(g, clamp_pen(pen_x + g.preadvance), clamp_pen(pen_y - baseline_));
+    pen_x += g.advance();
     previous = g.code;
     has_previous = true;
     if (g.width > 0) ++run.glyphs;
   }
+  run.pen_x = clamp_pen(pen_x);
+  run.pen_y = clamp_pen(pen_y);
   return run;
 }
 

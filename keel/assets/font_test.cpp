@@ -132,6 +132,20 @@ TEST(FontView, RejectsDamagedChunks) {
   bad = good;
   bad[36 + 64] = std::byte{'W'};  // kerning pair 0 = (W, V) > (V, A)
   EXPECT_NE(FontView::parse(bad).error().message().find("kerning"), std::string::npos);
+  bad = good;
+  bad[36 + 64 + 11] = std::byte{0x7F};  // kerning amount 2^31 - ...: the pen would overflow
+  r = FontView::parse(bad);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().where().offset, 36u + 64u + 8u);
+  EXPECT_NE(r.error().message().find("kerning amount"), std::string::npos);
+}
+
+TEST(FontView, LongLinesDoNotOverflowThePen) {
+  const ByteBuffer bytes = encode_font(sample_font());
+  Result<FontView> view = FontView::parse(bytes);
+  ASSERT_TRUE(view);
+  const std::string line(1 << 20, 'A');  // a million glyphs of a few pixels each: well past 2^21
+  EXPECT_GT(view->measure(line), 1 << 20);
 }
 
 TEST(EntryPoints, FontViewEmptyAndTruncatedInput) {
