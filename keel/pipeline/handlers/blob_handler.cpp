@@ -64,8 +64,17 @@ bool build_blob(BuildContext& ctx) {
     return false;
   }
   if (ctx.up_to_date()) return true;
-  const Result<std::string> bytes = ctx.read_file(*path);
+  Result<std::string> bytes = ctx.read_file(*path);
   if (!bytes) return false;
-  return write_single_chunk(ctx, name, kBlobType, as_bytes(*bytes), block_type, alignment);
+  OutputFile* out = ctx.create_output();
+  if (out == nullptr) return false;
+  const u32 chunk = out->add_chunk(name, block_type, as_bytes(*bytes), alignment);
+  std::string().swap(*bytes);  // the writer has its copy: free the source before packing it
+  if (chunk == 0) {
+    out->close();
+    return false;
+  }
+  out->add_item(name, kBlobType, chunk);
+  return out->close();
 }
 }  // namespace keel::pipeline
