@@ -5,6 +5,8 @@
 //                        PLATFORM-process the command files, ask every handler whether its
 //                        intermediate is up to date (stat of source and intermediate), check the
 //                        data file. A fresh Project and Builder per iteration, as in a new run.
+//   BM_KeelNoOpProcess   the same no-op as a whole process: the keel-build program spawned like
+//                        ninja (stdout to /dev/null), so start-up and exit count too.
 //   BM_NinjaNoOpBuild    `ninja -C dir` as a process (stdout to /dev/null) on a build.ninja with
 //                        one edge per asset (source + command file -> intermediate) and one pack
 //                        edge (10,000 intermediates -> data file), after a full ninja build.
@@ -191,6 +193,24 @@ void BM_KeelNoOpBuild(benchmark::State& state) {
 }
 BENCHMARK(BM_KeelNoOpBuild)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+#ifdef KEEL_BUILD_EXE
+void BM_KeelNoOpProcess(benchmark::State& state) {
+  Setup& s = setup();
+  const std::vector<std::string> args = {
+      KEEL_BUILD_EXE,  "-p",       (s.keel_dir / "project.kproj").string(),
+      "--platform",    "PC",       "-j1",
+      "--no-progress", "main.kcmd"};
+  for (auto _ : state) {
+    if (run(args) != 0) {
+      state.SkipWithError("keel-build failed");
+      break;
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * kAssets);
+}
+BENCHMARK(BM_KeelNoOpProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+
 void BM_NinjaNoOpBuild(benchmark::State& state) {
   Setup& s = setup();
   if (!s.ninja_ok) {
@@ -233,6 +253,11 @@ KEEL_BENCH_RATIO("no-op build of 10,000 assets: keel -j1 / ninja (goal <= 1.5)",
                  "BM_KeelNoOpBuild/1/real_time", "BM_NinjaNoOpBuild/real_time");
 KEEL_BENCH_RATIO("no-op build of 10,000 assets: keel -j2 / ninja (goal <= 1.5)",
                  "BM_KeelNoOpBuild/2/real_time", "BM_NinjaNoOpBuild/real_time");
+#ifdef KEEL_BUILD_EXE
+KEEL_BENCH_RATIO(
+    "no-op build of 10,000 assets, whole processes: keel-build -j1 / ninja (goal <= 1.0)",
+    "BM_KeelNoOpProcess/real_time", "BM_NinjaNoOpBuild/real_time");
+#endif
 KEEL_BENCH_RATIO("full build of 10,000 assets: -j1 / -j2 time = speed-up of -j2",
                  "BM_KeelFullBuild/1/iterations:3/real_time",
                  "BM_KeelFullBuild/2/iterations:3/real_time");

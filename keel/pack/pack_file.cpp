@@ -1,14 +1,69 @@
 #include "keel/pack/pack_file.h"
 
+#include "keel/core/assert.h"
 #include "keel/pack/compression.h"
 #include "keel/pack/detail/index.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <array>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 
 namespace keel::pack {
+namespace {
+
+constexpr usize kPiece = usize{64} << 10;  // checksum and decompress blocks in pieces this big
+
+Unexpected io_error(const std::string& label, std::string_view what) {
+  return Unexpected(Error(ErrorCode::kIo, fmt::format("{}: {}", what, std::strerror(errno)),
+                          SourceLocation{label, 0, 0, 0, false}));
+}
+
+}  // namespace
+
+// Where the bytes come from: a file descriptor (pread, so const reads share no position) or a
+// buffer.
+class PackFile::Source {
+ public:
+  explicit Source(ByteBuffer bytes) : bytes_(std::move(bytes)) {}
+  explicit Source(int fd) : fd_(fd) {}
+  Source(const Source&) = delete;
+  Source& operator=(const Source&) = delete;
+  ~Source() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Status read_at(const std::string& label, u64 offset, MutableByteSpan out) const {
+    if (fd_ < 0) {
+      KEEL_ASSERT(offset <= bytes_.size() && out.size() <= bytes_.size() - offset,
+                  "PackFile read outside the buffer");
+      if (!out.empty()) std::memcpy(out.data(), bytes_.data() + offset, out.size());
+      return ok();
+    }
+    usize done = 0;
+    while (done < out.size()) {
+      const ssize_t n =
+          ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return io_error(label, "read failed");
+      }
+      if (n == 0) {
+        return fail_at(SourceLocation::bytes(label, offset + done), ErrorCode::kUnderflow,
+                       "file ended early (was it changed while reading?)");
+      }
+      done += static_cast<usize>(n);
+    }
+    return ok();
+  }
+
+ private:
+  ByteBuffer bytes_;
+  int fd_ = -1;
+};
 
 PackFile::PackFile() : index_(std::make_unique<PackIndex>()) {}
 PackFile::PackFile(PackFile&&) noexcept = default;
@@ -18,58 +73,64 @@ PackFile::~PackFile() = default;
 bool PackFile::has_dictionary() const { return index_->master().dictionary_length != 0; }
 
 Result<PackFile> PackFile::open(const std::filesystem::path& path, ReadOptions options) {
-  // Straight into the buffer the PackFile keeps (no second copy of a large file).
-  auto io_error = [&path](std::string_view what) {
-    return Unexpected(Error(ErrorCode::kIo, fmt::format("{}: {}", what, std::strerror(errno)),
-                            SourceLocation{path.string(), 0, 0, 0, false}));
-  };
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return io_error("cannot open for reading");
-  ByteBuffer bytes;
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (!ec) bytes.reserve(static_cast<usize>(size));
-  std::byte buffer[1 << 16];
-  for (;;) {
-    const usize n = std::fread(buffer, 1, sizeof buffer, f);
-    bytes.insert(bytes.end(), buffer, buffer + n);
-    if (n < sizeof buffer) break;
-  }
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) return io_error("read failed");
-  return from_bytes(std::move(bytes), path.string(), options);
+  // Only the indices are read now; block data is read on demand.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error(path.string(), "cannot open for reading");
+  PackFile file;
+  file.source_ = std::make_unique<Source>(fd);
+  file.label_ = path.string();
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return io_error(file.label_, "cannot stat");
+  file.file_size_ = static_cast<u64>(st.st_size);
+  if (auto s = file.init(options); !s) return std::unexpected(s.error());
+  return file;
 }
 
 Result<PackFile> PackFile::from_bytes(ByteBuffer bytes, std::string label, ReadOptions options) {
   PackFile file;
   file.label_ = std::move(label);
-  file.bytes_ = std::move(bytes);
+  file.file_size_ = bytes.size();
+  file.source_ = std::make_unique<Source>(std::move(bytes));
   if (auto s = file.init(options); !s) return std::unexpected(s.error());
   return file;
 }
 
+Status PackFile::read_at(u64 offset, MutableByteSpan out) const {
+  return source_->read_at(label_, offset, out);
+}
+
 Status PackFile::init(ReadOptions options) {
   options_ = options;
-  const std::span<const u8> all = as_u8(ByteSpan(bytes_));
-  auto header = PackIndex::parse_header(all, all.size(), label_);
+  std::array<std::byte, kFileHeaderSize + kMasterIndexHeaderSize> first{};
+  const usize first_size = static_cast<usize>(std::min<u64>(first.size(), file_size_));
+  if (auto s = read_at(0, MutableByteSpan(first).first(first_size)); !s) return s;
+  const auto head = as_u8(ByteSpan(first).first(first_size));
+  auto header = PackIndex::parse_header(head, file_size_, label_);
   if (!header) return std::unexpected(header.error());
   auto master =
-      PackIndex::parse_master_header(all.subspan(kFileHeaderSize), *header, all.size(), label_);
+      PackIndex::parse_master_header(head.subspan(kFileHeaderSize), *header, file_size_, label_);
   if (!master) return std::unexpected(master.error());
-  const usize block_index_at = kFileHeaderSize + master->index_length;
-  const usize table_at = kFileHeaderSize + header->book_length;
-  auto index = PackIndex::parse(*header, all.subspan(kFileHeaderSize, master->index_length),
-                                all.subspan(block_index_at, master->total_block_index_length),
-                                all.subspan(table_at), all.size(), options, label_);
+  // parse_header and parse_master_header bound these by the file size.
+  const usize index_length = usize{master->index_length} + master->total_block_index_length;
+  const u64 table_at = kFileHeaderSize + u64{header->book_length};
+  const usize table_length = static_cast<usize>(file_size_ - table_at);
+  index_bytes_.assign(index_length + table_length, std::byte{0});
+  const MutableByteSpan all(index_bytes_);
+  if (auto s = read_at(kFileHeaderSize, all.first(index_length)); !s) return s;
+  if (auto s = read_at(table_at, all.subspan(index_length)); !s) return s;
+  const auto bytes = as_u8(ByteSpan(index_bytes_));
+  auto index =
+      PackIndex::parse(*header, bytes.first(master->index_length),
+                       bytes.subspan(master->index_length, master->total_block_index_length),
+                       bytes.subspan(index_length), file_size_, options, label_);
   if (!index) return std::unexpected(index.error());
   index_ = std::make_unique<PackIndex>(std::move(*index));
 
   std::vector<std::string> names;
   if (master->dictionary_length != 0) {
-    auto parsed = index_->parse_dictionary(
-        all.subspan(static_cast<usize>(index_->dictionary_offset()), master->dictionary_length),
-        label_);
+    ByteBuffer dictionary(master->dictionary_length);
+    if (auto s = read_at(index_->dictionary_offset(), dictionary); !s) return s;
+    auto parsed = index_->parse_dictionary(as_u8(ByteSpan(dictionary)), label_);
     if (!parsed) return std::unexpected(parsed.error());
     names = std::move(*parsed);
   }
@@ -121,7 +182,9 @@ Result<ByteBuffer> PackFile::read_block(usize block) const {
     return fail(ErrorCode::kOutOfRange, "{}: no block {}", label_, block);
   }
   const PackBlock& b = blocks_[block];
-  const ByteSpan input = ByteSpan(bytes_).subspan(b.file_offset, b.stored_length);
+  ByteBuffer stored(b.stored_length);
+  if (auto s = read_at(b.file_offset, stored); !s) return std::unexpected(s.error());
+  const ByteSpan input(stored);
   if (options_.verify_checksums && hash64(input.data(), input.size()) != b.checksum) {
     return fail_at(SourceLocation::bytes(label_, b.file_offset), ErrorCode::kCorrupt,
                    "block {} (type {}) checksum mismatch", block, b.type);
@@ -132,6 +195,36 @@ Result<ByteBuffer> PackFile::read_block(usize block) const {
                    "block {} (type {}): {}", block, b.type, s.error().message());
   }
   return out;
+}
+
+Status PackFile::check_block_checksum(usize block) const {
+  const PackBlock& b = blocks_[block];
+  ByteBuffer buffer(std::min<usize>(kPiece, std::max<u32>(b.stored_length, 1)));
+  Hasher64 hasher;
+  for (u64 at = 0; at < b.stored_length;) {
+    const usize n = static_cast<usize>(std::min<u64>(buffer.size(), b.stored_length - at));
+    if (auto s = read_at(b.file_offset + at, MutableByteSpan(buffer).first(n)); !s) return s;
+    hasher.update(buffer.data(), n);
+    at += n;
+  }
+  if (hasher.digest() != b.checksum) {
+    return fail_at(SourceLocation::bytes(label_, b.file_offset), ErrorCode::kCorrupt,
+                   "block {} (type {}) checksum mismatch", block, b.type);
+  }
+  return ok();
+}
+
+Result<StreamDecompressor> PackFile::block_stream(usize block, usize buffer_size) const {
+  const PackBlock& b = blocks_[block];
+  return StreamDecompressor::create(
+      b.compression, buffer_size,
+      [this, offset = b.file_offset, length = u64{b.stored_length},
+       fed = u64{0}](MutableByteSpan in) mutable -> Result<usize> {
+        const usize n = static_cast<usize>(std::min<u64>(in.size(), length - fed));
+        if (auto s = read_at(offset + fed, in.first(n)); !s) return std::unexpected(s.error());
+        fed += n;
+        return n;
+      });
 }
 
 Status PackFile::extract_chunk(Hash hash, LocatorId locator, const ByteSink& sink,
@@ -147,24 +240,24 @@ Status PackFile::extract_chunk(Hash hash, LocatorId locator, const ByteSink& sin
   const BlockView* view = index_->find_block(locator.block_id());
   const usize block = static_cast<usize>(view - index_->blocks().data());
   const PackBlock& b = blocks_[block];
-  const ByteSpan stored = ByteSpan(bytes_).subspan(b.file_offset, b.stored_length);
   const auto where = SourceLocation::bytes(label_, b.file_offset);
-  if (options_.verify_checksums && hash64(stored.data(), stored.size()) != b.checksum) {
-    return fail_at(where, ErrorCode::kCorrupt, "block {} (type {}) checksum mismatch", block,
-                   b.type);
+  if (options_.verify_checksums) {
+    if (auto s = check_block_checksum(block); !s) return s;
   }
-  usize fed = 0;
-  auto stream = StreamDecompressor::create(
-      b.compression, std::min(piece, usize{64} << 10), [&](MutableByteSpan in) -> Result<usize> {
-        const usize n = std::min(in.size(), stored.size() - fed);
-        std::copy_n(stored.begin() + static_cast<std::ptrdiff_t>(fed), n, in.begin());
-        fed += n;
-        return n;
-      });
-  if (!stream) return std::unexpected(stream.error());
   ByteBuffer buffer(std::min<usize>(piece, std::max<u32>(entry->data_length, 1)));
   const u64 begin = entry->block_offset;
   const u64 end = begin + entry->data_length;
+  if (b.compression == Compression::kNone) {  // stored raw: read the chunk where it lies
+    for (u64 at = begin; at < end;) {
+      const usize n = static_cast<usize>(std::min<u64>(buffer.size(), end - at));
+      if (auto s = read_at(b.file_offset + at, MutableByteSpan(buffer).first(n)); !s) return s;
+      if (auto s = sink(ByteSpan(buffer).first(n)); !s) return s;
+      at += n;
+    }
+    return ok();
+  }
+  auto stream = block_stream(block, std::min(piece, kPiece));
+  if (!stream) return std::unexpected(stream.error());
   for (u64 at = 0; at < end;) {
     const usize want =
         static_cast<usize>(std::min<u64>(buffer.size(), at < begin ? begin - at : end - at));
@@ -175,9 +268,8 @@ Status PackFile::extract_chunk(Hash hash, LocatorId locator, const ByteSink& sin
     }
     if (*n == 0) {
       return fail_at(where, ErrorCode::kCorrupt,
-                     "block {} (type {}) ends at byte {}, chunk "
-                     "ends at {}",
-                     block, b.type, at, end);
+                     "block {} (type {}) ends at byte {}, chunk ends at {}", block, b.type, at,
+                     end);
     }
     if (at >= begin) {
       if (auto s = sink(ByteSpan(buffer).first(*n)); !s) return s;
@@ -200,33 +292,51 @@ Result<ByteBuffer> PackFile::read_chunk(Hash hash, LocatorId locator) const {
   return ByteBuffer(begin, begin + entry->data_length);
 }
 
+Status PackFile::verify_block(usize block) const {
+  if (auto s = check_block_checksum(block); !s) return s;
+  const PackBlock& b = blocks_[block];
+  const auto where = SourceLocation::bytes(label_, b.file_offset);
+  auto stream = block_stream(block, kPiece);
+  if (!stream) return std::unexpected(stream.error());
+  ByteBuffer buffer(kPiece);
+  u64 produced = 0;
+  for (;;) {
+    auto n = stream->read(buffer);
+    if (!n) {
+      return fail_at(where, n.error().code(), "block {} (type {}): {}", block, b.type,
+                     n.error().message());
+    }
+    if (*n == 0) break;
+    produced += *n;
+    if (produced > b.length) break;
+  }
+  if (produced != b.length) {
+    return fail_at(where, ErrorCode::kCorrupt,
+                   "block {} (type {}) decompresses to {}{} bytes, not {}", block, b.type,
+                   produced > b.length ? "more than " : "", std::min<u64>(produced, b.length),
+                   b.length);
+  }
+  return ok();
+}
+
 Status PackFile::verify() const {
   // Structure and limits were checked when the file was opened; checksums are checked here even
-  // when the file was opened without them.
+  // when the file was opened without them. Memory: the indices plus two 64 KiB buffers.
   const MasterIndexHeader& m = index_->master();
-  const usize index_bytes = u64{m.index_length} + m.total_block_index_length;
-  const usize table_at = kFileHeaderSize + index_->file_header().book_length;
-  Hasher64 hasher;
-  hasher.update(bytes_.data() + kFileHeaderSize, index_bytes);
-  hasher.update(bytes_.data() + table_at, bytes_.size() - table_at);
-  if (hasher.digest() != index_->file_header().index_checksum) {
+  if (hash64(index_bytes_.data(), index_bytes_.size()) != index_->file_header().index_checksum) {
     return fail_at(SourceLocation::bytes(label_, 16), ErrorCode::kCorrupt,
                    "index checksum mismatch (the indices are damaged)");
   }
-  if (m.dictionary_length != 0 &&
-      hash64(bytes_.data() + index_->dictionary_offset(), m.dictionary_length) !=
-          index_->file_header().dictionary_checksum) {
-    return fail_at(SourceLocation::bytes(label_, index_->dictionary_offset()), ErrorCode::kCorrupt,
-                   "dictionary checksum mismatch");
+  if (m.dictionary_length != 0) {
+    ByteBuffer dictionary(m.dictionary_length);
+    if (auto s = read_at(index_->dictionary_offset(), dictionary); !s) return s;
+    if (hash64(dictionary.data(), dictionary.size()) != index_->file_header().dictionary_checksum) {
+      return fail_at(SourceLocation::bytes(label_, index_->dictionary_offset()),
+                     ErrorCode::kCorrupt, "dictionary checksum mismatch");
+    }
   }
   for (usize b = 0; b < blocks_.size(); ++b) {
-    const PackBlock& block = blocks_[b];
-    if (hash64(bytes_.data() + block.file_offset, block.stored_length) != block.checksum) {
-      return fail_at(SourceLocation::bytes(label_, block.file_offset), ErrorCode::kCorrupt,
-                     "block {} (type {}) checksum mismatch", b, block.type);
-    }
-    auto data = read_block(b);
-    if (!data) return std::unexpected(data.error());
+    if (auto s = verify_block(b); !s) return s;
   }
   return ok();
 }

@@ -1,4 +1,6 @@
-// PackFile: a whole pack file in memory, for tools and the merge step (list, verify, extract).
+// PackFile: a pack file for tools and the merge step (list, verify, extract). open() keeps only the
+// indices in memory and reads block data from the file on demand (pread), so list, verify and
+// extract_chunk use memory independent of the pack's size; from_bytes() reads from a buffer.
 // The game loads packs with Loader (loader.h) instead, which streams blocks into their own memory.
 //
 //   auto pack = PackFile::open("level1.kpk");
@@ -61,7 +63,7 @@ class PackFile {
   ~PackFile();
 
   const std::string& label() const { return label_; }
-  u64 file_size() const { return bytes_.size(); }
+  u64 file_size() const { return file_size_; }
   bool has_dictionary() const;
 
   const std::vector<PackItem>& items() const { return items_; }
@@ -80,18 +82,28 @@ class PackFile {
   // `keel-pack extract` uses). The block's checksum is checked first unless disabled.
   Status extract_chunk(Hash name_hash, LocatorId locator, const ByteSink& sink,
                        usize piece = usize{64} << 10) const;
-  // Every check: checksums, each block decompresses to its length, dictionary consistent.
+  // Every check: checksums, each block decompresses to its length, dictionary consistent. Block
+  // by block through fixed buffers: memory does not grow with the block or file size.
   Status verify() const;
 
   // The parsed indices (internal: keel/pack/detail/index.h; for the module's tests).
   const PackIndex& index() const { return *index_; }
 
  private:
+  class Source;
   PackFile();
   Status init(ReadOptions options);
+  Status read_at(u64 offset, MutableByteSpan out) const;
+  Status check_block_checksum(usize block) const;
+  Status verify_block(usize block) const;
+  Result<StreamDecompressor> block_stream(usize block, usize buffer_size) const;
 
   std::string label_;
-  ByteBuffer bytes_;  // heap buffer: its address survives moves, so index_'s spans stay valid
+  u64 file_size_ = 0;
+  std::unique_ptr<Source> source_;  // the file (pread) or the bytes given to from_bytes()
+  // The master index, block indices and block table, contiguous: index_'s spans point here (a
+  // heap buffer, so its address survives moves).
+  ByteBuffer index_bytes_;
   std::unique_ptr<PackIndex> index_;
   ReadOptions options_;
   std::vector<PackItem> items_;

@@ -3,6 +3,7 @@
 //   keel-pack verify FILE...                          every checksum and block; exit 1 if damaged
 //   keel-pack extract FILE NAME -o OUT [--locator ID] an asset's primary chunk (or another one),
 //                                                     streamed: memory does not grow with it
+// list reads only the indices, verify goes block by block: memory does not grow with the pack.
 //   keel-pack merge OUT INPUT...                      the repack step
 // Exit status: 0 fine, 1 a file is damaged or the asset is missing, 2 usage or I/O error.
 // The logic lives in keel/pack.

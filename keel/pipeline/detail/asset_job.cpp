@@ -194,7 +194,12 @@ Result<std::string> AssetJob::find_source(std::string_view name) {
 }
 
 Result<std::string> AssetJob::read_file(std::string_view path) {
-  if (auto it = contents_.find(path); it != contents_.end()) return it->second;
+  if (auto it = contents_.find(path); it != contents_.end()) {
+    // Handed over, not copied: a second read of the same file goes to the disk.
+    std::string content = std::move(it->second);
+    contents_.erase(it);
+    return content;
+  }
   Result<std::string> bytes = keel::read_file(fs::path(path));
   if (!bytes) {
     diag_.error(asset_.command->location(),

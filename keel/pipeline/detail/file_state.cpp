@@ -6,6 +6,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
 namespace keel::pipeline {
 
 std::optional<FileStamp> stat_file(const std::string& path) {
@@ -24,22 +28,53 @@ s64 wall_clock_ns() {
 
 u64 content_hash(ByteSpan bytes) { return hash64(bytes.data(), bytes.size()); }
 
-Result<HashedFile> read_and_hash_file(const std::string& path) {
+namespace {
+
+// Hashes the file in pieces of kHashPiece bytes; keeps the contents in `content` only when the
+// file has at most kKeepContentLimit bytes (larger files are read again by whoever needs them).
+Result<FileRecord> hash_file_impl(const std::string& path, std::string* content) {
   // Stat before reading: if the file changes while it is read, the recorded stamp is the older
   // one, so the next build sees a different stamp and hashes it again.
   const s64 now = wall_clock_ns();
   const std::optional<FileStamp> stamp = stat_file(path);
   if (!stamp) return fail_at(SourceLocation::text(path, 0), ErrorCode::kNotFound, "no such file");
-  Result<std::string> bytes = read_file(path);
-  if (!bytes) return Unexpected(bytes.error());
-  const u64 hash = content_hash(as_bytes(*bytes));
-  return HashedFile{FileRecord{*stamp, hash, now}, std::move(*bytes)};
+  if (content != nullptr && stamp->size <= kKeepContentLimit) {
+    Result<std::string> bytes = read_file(path);
+    if (!bytes) return Unexpected(bytes.error());
+    *content = std::move(*bytes);
+    return FileRecord{*stamp, content_hash(as_bytes(*content)), now};
+  }
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    return fail_at(SourceLocation::text(path, 0), ErrorCode::kIo, "cannot open for reading: {}",
+                   std::strerror(errno));
+  }
+  Hasher64 hasher;
+  ByteBuffer buffer(kHashPiece);
+  for (;;) {
+    const usize n = std::fread(buffer.data(), 1, buffer.size(), f);
+    hasher.update(buffer.data(), n);
+    if (n < buffer.size()) break;
+  }
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) {
+    return fail_at(SourceLocation::text(path, 0), ErrorCode::kIo, "read failed: {}",
+                   std::strerror(errno));
+  }
+  return FileRecord{*stamp, hasher.digest(), now};
 }
 
-Result<FileRecord> hash_file(const std::string& path) {
-  Result<HashedFile> file = read_and_hash_file(path);
-  if (!file) return Unexpected(file.error());
-  return file->record;
+}  // namespace
+
+Result<HashedFile> read_and_hash_file(const std::string& path) {
+  HashedFile file;
+  Result<FileRecord> record = hash_file_impl(path, &file.content);
+  if (!record) return Unexpected(record.error());
+  file.record = *record;
+  return file;
 }
+
+Result<FileRecord> hash_file(const std::string& path) { return hash_file_impl(path, nullptr); }
 
 }  // namespace keel::pipeline

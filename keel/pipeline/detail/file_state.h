@@ -45,10 +45,16 @@ inline bool can_trust(const FileRecord& cached, const FileStamp& now) {
 // The content hash used everywhere in the pipeline (XXH3-64 via keel::hash64).
 u64 content_hash(ByteSpan bytes);
 
-// Reads and hashes a file.
+// Files are hashed in pieces of this size: memory does not grow with the file.
+inline constexpr usize kHashPiece = usize{1} << 20;
+// read_and_hash_file keeps the contents of files up to this size only.
+inline constexpr u64 kKeepContentLimit = u64{8} << 20;
+
+// Reads and hashes a file in pieces.
 Result<FileRecord> hash_file(const std::string& path);
 
-// Reads and hashes a file, keeping its contents (a handler is about to read it).
+// Reads and hashes a file, keeping its contents (a handler is about to read it) when it has at
+// most kKeepContentLimit bytes; a larger file is hashed in pieces and `content` stays empty.
 struct HashedFile {
   FileRecord record;
   std::string content;

@@ -1,10 +1,13 @@
 // Blob("name" [, "source"]) [{ Alignment(n); BlockType(n); }]: a file as one chunk.
+#include "keel/pack/format.h"
 #include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/handlers/handler_support.h"
 
 #include <fmt/format.h>
 
 #include <bit>
+#include <filesystem>
+#include <system_error>
 
 namespace keel::pipeline {
 
@@ -50,9 +53,28 @@ bool build_blob(BuildContext& ctx) {
   const Result<std::string> path = require_source(ctx, source_at, source_at.text);
   if (!path) return false;
   if (!ctx.set_output(name)) return false;
+  // A block the readers refuse (over ReadOptions' limit) fails here, before any work, naming the
+  // asset, instead of at repack time after reading and copying the whole source.
+  std::error_code ec;
+  const u64 size = std::filesystem::file_size(*path, ec);
+  if (const u64 limit = pack::ReadOptions{}.max_block_length; !ec && size + alignment > limit) {
+    ctx.error(source_at, fmt::format("Blob `{}`: source `{}` has {} bytes; a block may hold at "
+                                     "most {} bytes (1 GiB), so the data file could not be read",
+                                     name, source_at.text, size, limit));
+    return false;
+  }
   if (ctx.up_to_date()) return true;
-  const Result<std::string> bytes = ctx.read_file(*path);
+  Result<std::string> bytes = ctx.read_file(*path);
   if (!bytes) return false;
-  return write_single_chunk(ctx, name, kBlobType, as_bytes(*bytes), block_type, alignment);
+  OutputFile* out = ctx.create_output();
+  if (out == nullptr) return false;
+  const u32 chunk = out->add_chunk(name, block_type, as_bytes(*bytes), alignment);
+  std::string().swap(*bytes);  // the writer has its copy: free the source before packing it
+  if (chunk == 0) {
+    out->close();
+    return false;
+  }
+  out->add_item(name, kBlobType, chunk);
+  return out->close();
 }
 }  // namespace keel::pipeline

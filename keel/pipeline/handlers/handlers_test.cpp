@@ -77,6 +77,23 @@ TEST_F(PipelineHandlers, Blob) {
   EXPECT_EQ(pack->find_block(2)->alignment, 64u);
 }
 
+// Issue 15: a block over the readers' 1 GiB limit used to be found at repack time, after reading
+// and copying the whole source, as "0 failed ... 1 error". Now the asset fails up front, by name.
+TEST_F(PipelineHandlers, BlobOverTheBlockLimitFailsBeforeTheWorkNamingTheAsset) {
+  files_.write("src/small.bin", "SMALL");
+  files_.write("src/huge.bin", "");
+  fs::resize_file(files_.path("src/huge.bin"), (u64{1} << 30) + 1);  // sparse: no disk, no time
+  const DataFileReport r =
+      build("Blob(\"small\", \"small.bin\");\nBlob(\"huge\", \"huge.bin\");\n");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.failed, 1u) << messages_;
+  EXPECT_EQ(r.built, 1u) << messages_;
+  EXPECT_THAT(messages_, ::testing::HasSubstr("Blob `huge`")) << messages_;
+  EXPECT_THAT(messages_, ::testing::HasSubstr("1 GiB")) << messages_;
+  EXPECT_FALSE(files_.exists("build/obj/PC/main/Blob/huge.kpk"));
+  fs::remove(files_.path("src/huge.bin"));
+}
+
 TEST_F(PipelineHandlers, BlobOptionErrors) {
   files_.write("src/logo.bin", "LOGO");
   const DataFileReport r = build(
