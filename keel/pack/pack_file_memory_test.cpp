@@ -1,6 +1,7 @@
 // Peak memory of PackFile's list, verify and extract does not grow with the pack's size: packs of
 // 40 MB and 160 MB are written to the test folder (deleted after), then each operation runs in a
 // forked child whose peak RSS (VmHWM, reset through /proc/self/clear_refs) is compared.
+#include "keel/core/testing/peak_memory.h"
 #include "keel/pack/pack_file.h"
 #include "keel/pack/writer.h"
 
@@ -17,51 +18,8 @@
 namespace keel::pack {
 namespace {
 
-constexpr u64 kMiB = u64{1} << 20;
-
-// VmRSS or VmHWM of this process in bytes (0 when unknown).
-u64 status_bytes(const char* field) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.starts_with(field)) return std::stoull(line.substr(std::string(field).size())) * 1024;
-  }
-  return 0;
-}
-
-// How far the peak RSS rose above the RSS at the start while `work` ran in a forked child;
-// nullopt where the kernel cannot reset the peak.
-std::optional<u64> peak_growth(const std::function<bool()>& work) {
-  int fds[2];
-  if (::pipe(fds) != 0) return std::nullopt;
-  const pid_t child = ::fork();
-  if (child == 0) {
-    ::close(fds[0]);
-    u64 result = ~u64{0};
-    std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
-    const bool reset = f != nullptr && std::fputs("5", f) >= 0 && std::fclose(f) == 0;
-    if (reset) {
-      const u64 before = status_bytes("VmRSS:");
-      if (work()) {
-        const u64 peak = status_bytes("VmHWM:");
-        result = peak > before ? peak - before : 0;
-      } else {
-        result = ~u64{0} - 1;
-      }
-    }
-    [[maybe_unused]] auto n = ::write(fds[1], &result, sizeof result);
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  u64 result = ~u64{0};
-  const bool got = ::read(fds[0], &result, sizeof result) == sizeof result;
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  EXPECT_NE(result, ~u64{0} - 1) << "the operation failed in the child";
-  if (!got || result >= ~u64{0} - 1) return std::nullopt;
-  return result;
-}
+using keel::testing::kMiB;
+using keel::testing::peak_growth;
 
 // One large compressible asset in a zstd block, one raw 1 MB asset and a 3-byte one.
 void write_pack(const std::filesystem::path& path, u64 size) {
