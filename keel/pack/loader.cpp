@@ -2,6 +2,7 @@
 
 #include "keel/core/assert.h"
 #include "keel/pack/compression.h"
+#include "keel/pack/detail/file_io.h"
 #include "keel/pack/detail/index.h"
 
 #include <fcntl.h>
@@ -14,6 +15,8 @@
 #include <utility>
 
 namespace keel::pack {
+
+using detail::io_error;
 
 // Where the loader reads from: a file (pread) or bytes in memory.
 class Loader::Source {
@@ -47,29 +50,11 @@ class FileSource final : public Loader::Source {
   }
   u64 size() const override { return size_; }
   Status read_at(u64 offset, MutableByteSpan out) override {
-    usize done = 0;
-    while (done < out.size()) {
-      const ssize_t n =
-          ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        return io_error(label_, "read failed");
-      }
-      if (n == 0) {
-        return fail_at(SourceLocation::bytes(label_, offset + done), ErrorCode::kUnderflow,
-                       "file ended early (was it changed while loading?)");
-      }
-      done += static_cast<usize>(n);
-    }
-    return ok();
+    return detail::pread_exact(fd_, offset, out, label_);
   }
 
  private:
   explicit FileSource(std::string label) { label_ = std::move(label); }
-  static Unexpected io_error(const std::string& label, std::string_view what) {
-    return Unexpected(Error(ErrorCode::kIo, fmt::format("{}: {}", what, std::strerror(errno)),
-                            SourceLocation{label, 0, 0, 0, false}));
-  }
   int fd_ = -1;
   u64 size_ = 0;
 };

@@ -2,6 +2,7 @@
 
 #include "keel/core/assert.h"
 #include "keel/pack/compression.h"
+#include "keel/pack/detail/file_io.h"
 #include "keel/pack/detail/index.h"
 
 #include <fcntl.h>
@@ -18,12 +19,9 @@ namespace {
 
 constexpr usize kPiece = usize{64} << 10;  // checksum and decompress blocks in pieces this big
 
-Unexpected io_error(const std::string& label, std::string_view what) {
-  return Unexpected(Error(ErrorCode::kIo, fmt::format("{}: {}", what, std::strerror(errno)),
-                          SourceLocation{label, 0, 0, 0, false}));
-}
-
 }  // namespace
+
+using detail::io_error;
 
 // Where the bytes come from: a file descriptor (pread, so const reads share no position) or a
 // buffer.
@@ -43,21 +41,7 @@ class PackFile::Source {
       if (!out.empty()) std::memcpy(out.data(), bytes_.data() + offset, out.size());
       return ok();
     }
-    usize done = 0;
-    while (done < out.size()) {
-      const ssize_t n =
-          ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        return io_error(label, "read failed");
-      }
-      if (n == 0) {
-        return fail_at(SourceLocation::bytes(label, offset + done), ErrorCode::kUnderflow,
-                       "file ended early (was it changed while reading?)");
-      }
-      done += static_cast<usize>(n);
-    }
-    return ok();
+    return detail::pread_exact(fd_, offset, out, label);
   }
 
  private:
