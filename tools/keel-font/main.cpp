@@ -45,23 +45,6 @@ bool parse_ranges(std::string_view spec, std::vector<u32>& out) {
   return true;
 }
 
-bool append_utf8(std::string_view s, std::vector<u32>& out) {
-  for (usize i = 0; i < s.size();) {
-    const auto b0 = static_cast<u8>(s[i]);
-    const usize len = b0 < 0x80         ? 1
-                      : (b0 >> 5) == 6  ? 2
-                      : (b0 >> 4) == 14 ? 3
-                      : (b0 >> 3) == 30 ? 4
-                                        : 0;
-    if (len == 0 || i + len > s.size()) return false;
-    u32 code = len == 1 ? b0 : (b0 & (0x7Fu >> len));
-    for (usize k = 1; k < len; ++k) code = (code << 6) | (static_cast<u8>(s[i + k]) & 0x3Fu);
-    out.push_back(code);
-    i += len;
-  }
-  return true;
-}
-
 int io_error(const Error& e) {
   fmt::print(stderr, "keel-font: {}\n", e.to_string());
   return 2;
@@ -102,7 +85,7 @@ int run(const Args& a) {
     fmt::print(stderr, "keel-font: --chars wants code points and ranges, e.g. 32-126,160-255\n");
     return 2;
   }
-  if (!a.text.empty() && !append_utf8(a.text, options.characters)) {
+  if (!a.text.empty() && !assets::append_utf8(a.text, options.characters)) {
     fmt::print(stderr, "keel-font: --text is not valid UTF-8\n");
     return 2;
   }

@@ -213,4 +213,25 @@ Result<FontBuild> build_font(ByteSpan font_file, std::string_view label,
   return out;
 }
 
+bool append_utf8(std::string_view s, std::vector<u32>& out) {
+  for (usize i = 0; i < s.size();) {
+    const auto b0 = static_cast<u8>(s[i]);
+    const usize len = b0 < 0x80         ? 1
+                      : (b0 >> 5) == 6  ? 2
+                      : (b0 >> 4) == 14 ? 3
+                      : (b0 >> 3) == 30 ? 4
+                                        : 0;
+    if (len == 0 || i + len > s.size()) return false;
+    u32 code = len == 1 ? b0 : (b0 & (0x7Fu >> len));
+    for (usize k = 1; k < len; ++k) {
+      const auto b = static_cast<u8>(s[i + k]);
+      if ((b & 0xC0) != 0x80) return false;
+      code = (code << 6) | (b & 0x3Fu);
+    }
+    out.push_back(code);
+    i += len;
+  }
+  return true;
+}
+
 }  // namespace keel::assets

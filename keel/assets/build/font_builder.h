@@ -21,6 +21,10 @@
 
 namespace keel::assets {
 
+// Appends the code points of a UTF-8 string (Characters("...") in the Font command and
+// keel-font's --text); false on malformed UTF-8 (a bad lead or continuation byte, a cut sequence).
+bool append_utf8(std::string_view utf8, std::vector<u32>& out);
+
 struct FontOptions {
   std::vector<u32> characters;  // code points, any order; duplicates are ignored
   s32 size = 0;                 // pixel size (em square); 0: the largest that fits the texture

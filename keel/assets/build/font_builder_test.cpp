@@ -337,3 +337,12 @@ TEST(EntryPoints, FontBuildBadOptions) {
 
 }  // namespace
 }  // namespace keel::assets
+
+TEST(FontCharacters, Utf8DecodesAndRejectsMalformedText) {
+  std::vector<keel::u32> codes;
+  EXPECT_TRUE(keel::assets::append_utf8("A\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", codes));
+  EXPECT_EQ(codes, (std::vector<keel::u32>{'A', 0xE9, 0x20AC, 0x1F600}));
+  EXPECT_FALSE(keel::assets::append_utf8("\xC3", codes));      // cut sequence
+  EXPECT_FALSE(keel::assets::append_utf8("\xC3\x41", codes));  // bad continuation byte
+  EXPECT_FALSE(keel::assets::append_utf8("\xFF", codes));      // bad lead byte
+}
