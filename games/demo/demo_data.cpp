@@ -139,8 +139,9 @@ std::string describe(std::string_view type, const void* asset) {
   }
   if (type == "Texture") {
     const auto* t = static_cast<const keel::assets::Texture*>(asset);
-    return fmt::format("{}x{} {}, {} levels", t->width(), t->height(),
-                       keel::assets::format_name(t->format()), t->level_count());
+    return fmt::format("{}x{} {}, {} level{}", t->width(), t->height(),
+                       keel::assets::format_name(t->format()), t->level_count(),
+                       t->level_count() == 1 ? "" : "s");
   }
   if (type == "Font") {
     const auto* f = static_cast<const keel::assets::FontView*>(asset);
@@ -150,7 +151,8 @@ std::string describe(std::string_view type, const void* asset) {
     const auto* m = static_cast<const keel::assets::Mesh*>(asset);
     keel::u32 vertices = 0;
     for (const keel::assets::SubMesh& sub : m->submeshes()) vertices += sub.vertex_count;
-    return fmt::format("{} sub-meshes, {} vertices", m->submeshes().size(), vertices);
+    return fmt::format("{} sub-mesh{}, {} vertices", m->submeshes().size(),
+                       m->submeshes().size() == 1 ? "" : "es", vertices);
   }
   if (type == "BSP") {
     const auto* bsp = static_cast<const keel::spatial::BspView*>(asset);
