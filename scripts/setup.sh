@@ -23,7 +23,11 @@ packages=(
   libtinyobjloader-dev libtinygltf-dev fonts-dejavu-core
   # Box2D 2.4: broad-phase benchmark peer (spatial) and the world's physics
   libbox2d-dev
-  # compiler cache: repeated builds of the same sources (local work; CI starts cold)
+  # platform layer: SDL2 (window, input, renderer, audio); Xvfb runs a real window in tests
+  libsdl2-dev xvfb xauth
+  # keel-build's shared HTTP cache: libcurl; nginx (WebDAV PUT) is the cache server in tests
+  libcurl4-openssl-dev nginx
+  # compiler cache: repeated builds of the same sources (scripts/test.sh uses it when present)
   ccache
 )
 

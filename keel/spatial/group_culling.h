@@ -22,17 +22,14 @@
 #include "keel/core/error.h"
 #include "keel/core/types.h"
 
+#include "keel/spatial/vec2.h"
+
 #include <array>
 #include <span>
 #include <string_view>
 #include <vector>
 
 namespace keel::spatial {
-
-struct Vec2 {
-  f32 x = 0;
-  f32 y = 0;
-};
 
 struct Box {
   Vec2 min;
