@@ -127,4 +127,45 @@ void Animator::update(FsmInstance& instance, AnimationListener* listener) {
   }
 }
 
+Animator::Snapshot Animator::snapshot() const {
+  return {current_ != nullptr ? string_hash(current_->clip.name) : Hash{0},
+          frame_,
+          blend_left_,
+          generation_,
+          reverse_,
+          repeat_,
+          holding_};
+}
+
+Status Animator::restore(const Snapshot& snapshot) {
+  const AnimationLibrary::Stored* clip = nullptr;
+  if (snapshot.clip != 0) {
+    clip = clips_->find_stored(snapshot.clip);
+    if (clip == nullptr) {
+      return Unexpected(Error(ErrorCode::kNotFound,
+                              fmt::format("animation snapshot names a clip (hash {:#x}) the "
+                                          "library does not have",
+                                          snapshot.clip)));
+    }
+    if (snapshot.frame >= clip->clip.frame_count) {
+      return Unexpected(
+          Error(ErrorCode::kInvalidArgument,
+                fmt::format("animation snapshot: frame {} of clip '{}' with {} "
+                            "frame(s)",
+                            snapshot.frame, clip->clip.name, clip->clip.frame_count)));
+    }
+  } else if (snapshot.frame != 0) {
+    return Unexpected(
+        Error(ErrorCode::kInvalidArgument, "animation snapshot: a frame but no clip"));
+  }
+  current_ = clip;
+  frame_ = snapshot.frame;
+  blend_left_ = snapshot.blend_left;
+  generation_ = snapshot.generation;
+  reverse_ = snapshot.reverse;
+  repeat_ = snapshot.repeat;
+  holding_ = snapshot.holding;
+  return {};
+}
+
 }  // namespace keel::fsm

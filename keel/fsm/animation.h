@@ -127,6 +127,22 @@ class Animator : public AnimationTarget {
   // Changes whenever play() starts a clip (a caller can tell that an event it sent did).
   u32 generation() const { return generation_; }
 
+  // Save games and replays: the playing clip (name hash, 0 for none) and where it is.
+  struct Snapshot {
+    Hash clip = 0;
+    u32 frame = 0;
+    u32 blend_left = 0;
+    u32 generation = 0;
+    bool reverse = false;
+    bool repeat = true;
+    bool holding = false;
+    friend bool operator==(const Snapshot&, const Snapshot&) = default;
+  };
+  Snapshot snapshot() const;
+  // Back to `snapshot` without sending any event. Fails, changing nothing, for a clip the
+  // library does not have or a frame past its end.
+  Status restore(const Snapshot& snapshot);
+
  private:
   const AnimationLibrary* clips_;
   const AliasTable* aliases_;

@@ -234,5 +234,74 @@ TEST_F(FsmAnimation, GenerationChangesWithEveryStartedClip) {
   EXPECT_EQ(a.generation(), g + 2);
 }
 
+// Save games: an instance and its animator restored from snapshots into fresh objects carry on
+// exactly like the originals (same callbacks, same states, same frames), without any handler
+// running at the restore itself.
+TEST_F(FsmAnimation, Snapshot_RestoredInstanceContinuesLikeTheOriginal) {
+  Animator a(clips_, orc_);
+  FsmInstance i;
+  start(i, a);
+  i.event("attack");
+  frames(i, a, 4);  // past the strike mark (frame 3), before the link mark (frame 5)
+  EXPECT_THAT(r_.take(), ElementsAre("call:Strike"));
+  const FsmInstance::Snapshot brain = i.snapshot();
+  const Animator::Snapshot anim = a.snapshot();
+  EXPECT_EQ(i.state_name(), "Attack");
+  EXPECT_EQ(anim.clip, string_hash("orc_attack"));
+  EXPECT_EQ(anim.frame, 4u);
+
+  Animator a2(clips_, orc_);
+  FsmInstance i2;
+  start(i2, a2);  // enters Idle and plays "idle"
+  r_.take();
+  ASSERT_TRUE(i2.restore(brain));
+  ASSERT_TRUE(a2.restore(anim));
+  EXPECT_TRUE(r_.take().empty());  // no state_enter or state_exit ran
+  EXPECT_EQ(i2.snapshot(), brain);
+  EXPECT_EQ(a2.snapshot(), anim);
+
+  frames(i, a, 6);
+  const auto original = r_.take();
+  frames(i2, a2, 6);
+  EXPECT_EQ(r_.take(), original);
+  EXPECT_THAT(original, ElementsAre("call:Link"));
+  EXPECT_EQ(i2.state_name(), "Idle");  // anim_done of the attack went back to Idle
+  EXPECT_EQ(i2.snapshot(), i.snapshot());
+  EXPECT_EQ(a2.snapshot(), a.snapshot());
+}
+
+TEST_F(FsmAnimation, Snapshot_BadSnapshotsChangeNothing) {
+  Animator a(clips_, orc_);
+  FsmInstance i;
+  start(i, a);
+  i.event("walk");
+  frames(i, a, 3);
+  const FsmInstance::Snapshot brain = i.snapshot();
+  const Animator::Snapshot anim = a.snapshot();
+
+  FsmInstance::Snapshot other_fsm = brain;
+  other_fsm.fsm = string_hash("Flyer");
+  EXPECT_FALSE(i.restore(other_fsm));
+  FsmInstance::Snapshot no_state = brain;
+  no_state.state = string_hash("Dancing");
+  EXPECT_FALSE(i.restore(no_state));
+  FsmInstance::Snapshot bad_flags = brain;
+  bad_flags.flags = 0x80000000u;  // "Idle" has no flags
+  EXPECT_FALSE(i.restore(bad_flags));
+  EXPECT_EQ(i.snapshot(), brain);
+
+  Animator::Snapshot no_clip = anim;
+  no_clip.clip = string_hash("moonwalk");
+  EXPECT_FALSE(a.restore(no_clip));
+  Animator::Snapshot past_end = anim;
+  past_end.frame = 100;  // "walk" has 100 frames
+  EXPECT_FALSE(a.restore(past_end));
+  EXPECT_EQ(a.snapshot(), anim);
+
+  FsmInstance fresh;  // before init(): refused, never a crash
+  EXPECT_EQ(fresh.snapshot(), FsmInstance::Snapshot{});
+  EXPECT_FALSE(fresh.restore(brain));
+}
+
 }  // namespace
 }  // namespace keel::fsm

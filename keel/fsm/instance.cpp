@@ -4,6 +4,8 @@
 #include "keel/core/assert.h"
 #include "keel/fsm/detail/modifier.h"
 
+#include <fmt/format.h>
+
 #include <bit>
 
 namespace keel::fsm {
@@ -43,6 +45,42 @@ Status FsmInstance::init(void* object, const FsmDef& fsm, Environment& env) {
   state_ = &kNoState;
   enter(*fsm.initial);
   return ok();
+}
+
+FsmInstance::Snapshot FsmInstance::snapshot() const {
+  if (!initialized()) return {};
+  return {fsm_->name, state_->name, behavior_, flags_, transitions_};
+}
+
+Status FsmInstance::restore(const Snapshot& snapshot) {
+  if (!initialized()) {
+    return Unexpected(Error(ErrorCode::kInvalidArgument, "FsmInstance::restore() before init()"));
+  }
+  if (snapshot.fsm != fsm_->name) {
+    return Unexpected(Error(ErrorCode::kInvalidArgument,
+                            fmt::format("FSM snapshot of another FSM (name hash {:#x}) given to "
+                                        "an instance of '{}'",
+                                        snapshot.fsm, fsm_->name_string)));
+  }
+  const StateDef* state = fsm_->find_state(snapshot.state);
+  if (state == nullptr) {
+    return Unexpected(Error(ErrorCode::kNotFound,
+                            fmt::format("FSM '{}' has no state with name hash {:#x} (saved by "
+                                        "another version of the FSM?)",
+                                        fsm_->name_string, snapshot.state)));
+  }
+  if (state->flag_count < 32 && (snapshot.flags >> state->flag_count) != 0) {
+    return Unexpected(Error(
+        ErrorCode::kInvalidArgument,
+        fmt::format("FSM '{}' state '{}' has {} flag(s); the snapshot sets "
+                    "flags {:#x}",
+                    fsm_->name_string, state->name_string, state->flag_count, snapshot.flags)));
+  }
+  state_ = state;
+  behavior_ = snapshot.behavior;
+  flags_ = snapshot.flags;
+  transitions_ = snapshot.transitions;
+  return {};
 }
 
 void FsmInstance::reset() {

@@ -92,6 +92,25 @@ class FsmInstance {
   void set_animation_target(AnimationTarget* target) { animation_ = target; }
   AnimationTarget* animation_target() const { return animation_; }
 
+  // ---- save games and replays ----
+  // Everything that puts an instance back where it was: the FSM, the current state, its
+  // behaviour word (with ChangeBehavior edits) and flags, and the transition counter. Links
+  // join two instances and are not part of it: a game re-creates them once both ends are back.
+  struct Snapshot {
+    Hash fsm = 0;    // name hash of the FSM
+    Hash state = 0;  // name hash of the current state
+    u32 behavior = 0;
+    u32 flags = 0;
+    u32 transitions = 0;
+    friend bool operator==(const Snapshot&, const Snapshot&) = default;
+  };
+  // The instance's snapshot (all zero before init()).
+  Snapshot snapshot() const;
+  // Puts the instance into `snapshot` without running any handler: no state_exit of the state
+  // it leaves, no state_enter of the one restored. Fails, changing nothing, before init(), for
+  // a snapshot of another FSM, a state this FSM does not have, or flags the state does not have.
+  Status restore(const Snapshot& snapshot);
+
   // ---- links (Golden Rules ch. 7, "Linking FSMs") ----
   // Inside the function a CreateLink command calls: links to `target` with the command's name
   // and modifiers (call it once per target; several make a broadcast). Anywhere else it is

@@ -11,6 +11,8 @@ class RandomSource {
  public:
   explicit RandomSource(u64 seed = 0x5EED5EEDull) : state_(seed) {}
   void seed(u64 seed) { state_ = seed; }
+  // The whole state: seed(state()) later replays the same numbers (save games, replays).
+  u64 state() const { return state_; }
 
   u64 next_u64() {
     u64 z = (state_ += 0x9E3779B97F4A7C15ull);
