@@ -1,5 +1,6 @@
 // SetAnimation through the Animator (check 64) and per-character alias tables (check 65).
 #include "keel/fsm/animation.h"
+#include "keel/fsm/random.h"
 #include "keel/fsm/testing/fsm_fixture.h"
 
 #include <gmock/gmock.h>
@@ -301,6 +302,18 @@ TEST_F(FsmAnimation, Snapshot_BadSnapshotsChangeNothing) {
   FsmInstance fresh;  // before init(): refused, never a crash
   EXPECT_EQ(fresh.snapshot(), FsmInstance::Snapshot{});
   EXPECT_FALSE(fresh.restore(brain));
+}
+
+TEST(FsmRandomSource, Snapshot_StateReplaysTheSameNumbers) {
+  RandomSource dice(7);
+  dice.next_u64();
+  const u64 saved = dice.state();
+  const u64 a = dice.next_u64();
+  const u64 b = dice.next_u64();
+  RandomSource restored;
+  restored.seed(saved);
+  EXPECT_EQ(restored.next_u64(), a);
+  EXPECT_EQ(restored.next_u64(), b);
 }
 
 }  // namespace
