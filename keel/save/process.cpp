@@ -330,6 +330,11 @@ Status SaveFile::process_objects() {
   }
   s.phase = Phase::kNone;
   s.current = 0;
+  if (result && s.mode == Mode::kSaving) {  // sizes for the next save's reserve (begin_save)
+    auto& hint = s.active->last_save;
+    hint.objects.store(s.objects.size(), std::memory_order_relaxed);
+    hint.links.store(s.links.size(), std::memory_order_relaxed);
+  }
   s.blocks.clear();
   s.object_block.clear();
   s.objects.clear();

@@ -43,6 +43,15 @@ Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions optio
   s.mode = Mode::kSaving;
   s.path = path;
   s.options = options;
+  const auto& hint = s.active->last_save;
+  const auto objects = static_cast<usize>(hint.objects.load(std::memory_order_relaxed));
+  s.objects.reserve(objects);
+  s.info.reserve(objects);
+  s.object_index.reserve(objects);
+  s.blocks.reserve(objects);  // each object's own block, plus the caller's few
+  s.object_block.reserve(objects);
+  s.links.reserve(static_cast<usize>(hint.links.load(std::memory_order_relaxed)));
+  s.body.reserve(static_cast<usize>(hint.body.load(std::memory_order_relaxed)));
   detail::Writer w(s.body);
   w.blob(s.active->schema);
   return {};
@@ -112,6 +121,9 @@ Status SaveFile::end(Status result) {
     return s.fail(usage("end() without begin_save()/begin_load()"));
   }
   const Mode mode = s.mode;
+  if (mode == Mode::kSaving && result && !s.error) {
+    s.active->last_save.body.store(s.body.size(), std::memory_order_relaxed);
+  }
   s.mode = Mode::kDone;
   s.phase = Phase::kNone;
   s.blocks.clear();
