@@ -23,15 +23,9 @@ SDL_Color sdl_color(Color c) { return SDL_Color{c.r, c.g, c.b, c.a}; }
 }  // namespace
 
 Renderer::Renderer(SDL_Renderer* sdl) : sdl_(sdl) {
-  if (sdl_ == nullptr) return;
-  // Slot 0: a white pixel, so untextured shapes batch like everything else.
-  SDL_Texture* white =
-      SDL_CreateTexture(sdl_, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STATIC, 1, 1);
-  if (white != nullptr) {
-    const u32 pixel = 0xFFFFFFFFu;
-    SDL_UpdateTexture(white, nullptr, &pixel, 4);
-  }
-  textures_.push_back({white, 1, 1, Filter::kNearest});
+  // Slot 0: no texture. Untextured geometry takes the renderer's draw blend mode, and SDL's
+  // software renderer draws its axis-aligned single-colour quads as filled rectangles.
+  textures_.push_back({nullptr, 1, 1, Filter::kNearest});
 }
 
 Renderer::~Renderer() {
@@ -118,9 +112,8 @@ Status Renderer::begin_frame(Color clear) {
   first_error_.reset();
   batch_state_.reset();
   drawing_ = true;
-  SDL_SetRenderDrawBlendMode(sdl_, SDL_BLENDMODE_NONE);
   SDL_SetRenderDrawColor(sdl_, clear.r, clear.g, clear.b, clear.a);
-  SDL_RenderClear(sdl_);
+  SDL_RenderClear(sdl_);  // clearing ignores the draw blend mode
   return {};
 }
 
@@ -139,8 +132,14 @@ void Renderer::flush() {
   const RenderState state = *batch_state_;
   TextureEntry& entry = textures_[state.texture];
   const StateDiff diff = shadow_.apply(state_dna(state));
-  if (diff.blend) SDL_SetTextureBlendMode(entry.texture, sdl_blend(state.blend));
-  if (diff.filter) {
+  if (diff.blend) {
+    if (entry.texture == nullptr) {
+      SDL_SetRenderDrawBlendMode(sdl_, sdl_blend(state.blend));
+    } else {
+      SDL_SetTextureBlendMode(entry.texture, sdl_blend(state.blend));
+    }
+  }
+  if (diff.filter && entry.texture != nullptr) {
     SDL_SetTextureScaleMode(entry.texture, state.filter == Filter::kNearest ? SDL_ScaleModeNearest
                                                                             : SDL_ScaleModeLinear);
   }

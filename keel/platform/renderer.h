@@ -47,7 +47,7 @@ struct Color {
 static_assert(sizeof(Color) == 4, "Color is RGBA8: particle colour spans are read as it");
 
 struct TextureId {
-  u32 slot = 0;  // 0: the built-in white texture
+  u32 slot = 0;  // 0: no texture (plain colour)
   friend bool operator==(const TextureId&, const TextureId&) = default;
 };
 struct FontId {
