@@ -120,7 +120,7 @@ TEST(Events, GunShootPlaysTheAudioCue) {
   std::vector<PlaySound> played;
   world.on<PlaySound>([&](World&, const PlaySound& s) { played.push_back(s); });
   const Entity ship = world.create();
-  world.create<Transform>(ship)->position = {1, 2};
+  if (Transform* t = world.create<Transform>(ship)) t->position = {1, 2};
   Gun gun;
   gun.cooldown = 0.5f;
   gun.muzzle = {1, 0};
@@ -132,7 +132,7 @@ TEST(Events, GunShootPlaysTheAudioCue) {
   world.create<Audio>(ship, audio);
   const Entity silent = world.create();  // a gun without audio: no sound
   world.create<Transform>(silent);
-  world.create<Gun>(silent)->trigger = true;
+  if (Gun* g = world.create<Gun>(silent)) g->trigger = true;
   std::vector<Shoot> shots;
   world.on<Shoot>([&](World&, const Shoot& s) { shots.push_back(s); });
   tick_guns(world, 0.1f);

@@ -65,9 +65,9 @@ TEST(WorldState, SameInputsSameHash) {
     if (!first && a.has<Score>(e)) first = e;
   });
   const u64 before = a.state_hash();
-  a.get<Score>(first)->points += 1;
+  if (Score* score = a.get<Score>(first)) score->points += 1;
   EXPECT_EQ(a.state_hash(), before) << "Score is not tracked";
-  a.get<Transform>(first)->angle += 1e-6f;
+  if (Transform* t = a.get<Transform>(first)) t->angle += 1e-6f;
   EXPECT_NE(a.state_hash(), before) << "Transform is tracked from the start";
 }
 
@@ -80,7 +80,7 @@ TEST(WorldState, TrackedTypesJoinTheHash) {
   a.for_each_entity([&](Entity e) {
     if (!first && a.has<Score>(e)) first = e;
   });
-  a.get<Score>(first)->points += 1;
+  if (Score* score = a.get<Score>(first)) score->points += 1;
   EXPECT_NE(a.state_hash(), before);
 }
 
