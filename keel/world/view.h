@@ -58,7 +58,9 @@ class View {
     } else {
       for (u32 i = 0; i < walk.count; ++i) {
         const Entity e = walk.driver->entities_[i];
-        if (contains_all(e.index)) call(fn, e, lookup<Cs>(e.index)...);
+        if (others_contain(stores_, walk.driver, e.index)) {
+          call(fn, e, pick<Cs>(stores_, walk.driver, i, e.index)...);
+        }
       }
     }
   }
@@ -118,23 +120,22 @@ class View {
     return {driver, driver->size(), false};
   }
 
-  static bool contains_all(const Stores& stores, u32 entity_index) {
+  // Whether the stores other than the driver (which holds the entity) have it too.
+  static bool others_contain(const Stores& stores, const StoreBase* driver, u32 entity_index) {
     return (
-        (std::get<ComponentStore<Cs>*>(stores)->dense_index(entity_index) != StoreBase::kNone) &&
+        (std::get<ComponentStore<Cs>*>(stores) == driver ||
+         std::get<ComponentStore<Cs>*>(stores)->dense_index(entity_index) != StoreBase::kNone) &&
         ...);
   }
-  bool contains_all(u32 entity_index) const { return contains_all(stores_, entity_index); }
+  // The driver's own component is at the walk's index: no lookup.
   template <typename C>
-  static C& lookup(const Stores& stores, u32 entity_index) {
+  static C& pick(const Stores& stores, const StoreBase* driver, u32 index, u32 entity_index) {
     ComponentStore<C>* s = std::get<ComponentStore<C>*>(stores);
-    return s->data_[s->sparse_[entity_index]];
-  }
-  template <typename C>
-  C& lookup(u32 entity_index) const {
-    return lookup<C>(stores_, entity_index);
+    return s->data_[s == driver ? index : s->sparse_[entity_index]];
   }
   static void skip(const Stores& stores, const Walk& walk, u32& index) {
-    while (index < walk.count && !contains_all(stores, walk.driver->entities_[index].index)) {
+    while (index < walk.count &&
+           !others_contain(stores, walk.driver, walk.driver->entities_[index].index)) {
       ++index;
     }
   }
@@ -144,7 +145,7 @@ class View {
               std::get<ComponentStore<Cs>*>(stores)->data_[index]...};
     }
     const Entity e = walk.driver->entities_[index];
-    return {e, lookup<Cs>(stores, e.index)...};
+    return {e, pick<Cs>(stores, walk.driver, index, e.index)...};
   }
 
   template <typename Fn>
