@@ -1,0 +1,121 @@
+#include "keel/world/steering_system.h"
+
+#include "keel/core/assert.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+namespace keel::world {
+
+static_assert(std::is_trivially_copyable_v<Vehicle>, "the world hashes and saves its bytes");
+
+namespace {
+
+f32 usable_radius(f32 r) { return r > 0 && std::isfinite(r) ? r : 0.0f; }
+
+}  // namespace
+
+void SteeringSystem::gather_neighbours(usize self, const Vehicle& v, Vec2 position,
+                                       std::span<const Transform> transforms) {
+  near_positions_.clear();
+  near_velocities_.clear();
+  const BehaviourWeights& w = v.weights;
+  if (w.align == 0 && w.cohesion == 0 && w.separation == 0) return;
+  grid_.query(position, usable_radius(v.neighbour_radius), found_);
+  std::ranges::sort(found_);  // index order: results independent of the grid's cells
+  for (const u32 j : found_) {
+    if (j == self) continue;
+    near_positions_.push_back(transforms[j].position);
+    near_velocities_.push_back(transforms[j].velocity);
+  }
+}
+
+Vec2 SteeringSystem::desired_of(Vehicle& v, const Transform& t,
+                                std::span<const spatial::Obstacle> obstacles, f32 dt) const {
+  const BehaviourWeights& w = v.weights;
+  const f32 max_speed = v.motion.max_speed;
+  const Vec2 p = t.position;
+  SteeringSum sum;
+  if (v.has_target) {
+    if (w.seek != 0) sum.add(seek(p, v.target, max_speed), w.seek);
+    if (w.arrive != 0) sum.add(arrive(p, v.target, max_speed, v.slowing_radius), w.arrive);
+    if (w.pursue != 0) {
+      sum.add(pursue(p, v.target, v.target_velocity, max_speed, v.max_prediction), w.pursue);
+    }
+  }
+  if (v.has_threat) {
+    if (w.flee != 0) sum.add(flee(p, v.threat, max_speed), w.flee);
+    if (w.evade != 0) {
+      sum.add(evade(p, v.threat, v.threat_velocity, max_speed, v.max_prediction), w.evade);
+    }
+  }
+  if (w.wander != 0) sum.add(wander(v.wander_state, t.angle, max_speed, v.wander, dt), w.wander);
+  if (w.align != 0) sum.add(align(near_velocities_, max_speed), w.align);
+  if (w.cohesion != 0) {
+    sum.add(cohesion(p, near_positions_, v.neighbour_radius, max_speed), w.cohesion);
+  }
+  if (w.separation != 0) {
+    sum.add(separation(p, near_positions_, v.separation_radius, max_speed), w.separation);
+  }
+  if (w.avoidance != 0) {
+    sum.add(avoid_obstacles(p, t.velocity, v.radius, obstacles, v.look_ahead, max_speed),
+            w.avoidance);
+  }
+  return sum.result(max_speed);
+}
+
+void SteeringSystem::steer(std::span<Vehicle> vehicles, std::span<const Transform> transforms,
+                           std::span<const spatial::Obstacle> obstacles, f32 dt) {
+  KEEL_ASSERT(vehicles.size() == transforms.size(),
+              "SteeringSystem::steer: {} vehicles but {} transforms", vehicles.size(),
+              transforms.size());
+  const usize n = std::min(vehicles.size(), transforms.size());
+  f32 cell = 0;
+  positions_.resize(n);
+  for (usize i = 0; i < n; ++i) {
+    positions_[i] = transforms[i].position;
+    cell = std::max(cell, usable_radius(vehicles[i].neighbour_radius));
+  }
+  grid_.build(positions_, cell > 0 ? cell : 1);
+  for (usize i = 0; i < n; ++i) {
+    Vehicle& v = vehicles[i];
+    const Transform& t = transforms[i];
+    gather_neighbours(i, v, t.position, transforms);
+    v.desired_velocity = desired_of(v, t, obstacles, dt);
+    if (v.face_target && v.has_target) {
+      const Vec2 look = facing(t.position, v.target);
+      v.desired_heading = look == Vec2{} ? t.angle : angle_of(look);
+    } else {
+      v.desired_heading = v.desired_velocity == Vec2{} ? t.angle : angle_of(v.desired_velocity);
+    }
+  }
+}
+
+void SteeringSystem::move(std::span<Vehicle> vehicles, std::span<Transform> transforms, f32 dt) {
+  KEEL_ASSERT(vehicles.size() == transforms.size(),
+              "SteeringSystem::move: {} vehicles but {} transforms", vehicles.size(),
+              transforms.size());
+  const usize n = std::min(vehicles.size(), transforms.size());
+  const f32 step = dt > 0 && std::isfinite(dt) ? dt : 0.0f;
+  for (usize i = 0; i < n; ++i) {
+    Vehicle& v = vehicles[i];
+    Transform& t = transforms[i];
+    if (!v.drive_transform) continue;
+    if (!v.started) {
+      v.state.speed = length(t.velocity);
+      v.state.direction = v.state.speed > 0 ? angle_of(t.velocity) : wrap_angle(t.angle);
+      v.started = true;
+    }
+    const MotionWeights w = motion_weights(v.motion, step);
+    v.state = step_motion(v.state, v.desired_velocity, w, v.motion);
+    const f32 heading =
+        v.face_target ? angle_lerp(t.angle, v.desired_heading, w.turn) : v.state.direction;
+    t.angular_velocity = step > 0 ? angle_difference(t.angle, heading) / step : 0.0f;
+    t.angle = heading;
+    t.velocity = velocity_of(v.state);
+    t.position += t.velocity * step;
+  }
+}
+
+}  // namespace keel::world

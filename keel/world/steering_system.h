@@ -1,0 +1,102 @@
+// The Vehicle component and the steering system (Citizen's Vehicle): each frame every vehicle sums
+// its weighted behaviours (steering.h) into a desired velocity and heading; then either the
+// motion model (motion.h) moves its Transform, or physics turns the desired velocity and heading
+// into force and torque (drive_transform = false: the system only writes desired_velocity and
+// desired_heading).
+//
+//   Vehicle v;                                  // or from an entity definition
+//   v.weights.seek = 1; v.weights.separation = 1.5f; v.weights.cohesion = 0.5f;
+//   v.target = goal; v.has_target = true;       // the game, a Target link or a fleet sets it
+//   SteeringSystem steering;
+//   steering.steer(vehicles, transforms, obstacles, dt);   // desired velocities
+//   SteeringSystem::move(vehicles, transforms, dt);        // motion model -> Transforms
+//
+// Neighbours (separation, cohesion, align) are the other vehicles of the same call within each
+// vehicle's radius, found through spatial's NeighbourGrid. The component is trivially copyable
+// (the world's state hash and saves copy its bytes).
+#pragma once
+
+#include "keel/core/types.h"
+#include "keel/spatial/grid.h"
+#include "keel/world/entity.h"
+#include "keel/world/motion.h"
+#include "keel/world/steering.h"
+#include "keel/world/transform.h"
+
+#include <span>
+#include <vector>
+
+namespace keel::world {
+
+struct BehaviourWeights {
+  f32 seek = 0;  // toward target
+  f32 flee = 0;  // away from threat
+  f32 arrive = 0;
+  f32 pursue = 0;  // toward target's predicted position
+  f32 evade = 0;   // away from threat's predicted position
+  f32 wander = 0;
+  f32 align = 0;
+  f32 separation = 0;
+  f32 cohesion = 0;
+  f32 avoidance = 0;  // obstacles
+};
+
+struct Vehicle {
+  MotionParams motion;  // max speed, mass, acceleration and turn rates, delicate or reckless
+  BehaviourWeights weights;
+  f32 radius = 8;              // the vehicle's own size (obstacle avoidance's corridor)
+  f32 slowing_radius = 60;     // arrive
+  f32 max_prediction = 1;      // pursue and evade, seconds
+  f32 neighbour_radius = 80;   // align, cohesion: the other vehicles within it are neighbours
+  f32 separation_radius = 30;  // separation pushes from the neighbours within it (<= the above)
+  f32 look_ahead = 100;        // obstacle avoidance
+  WanderParams wander;
+  bool face_target = false;     // heading turns toward the target, not the direction of travel
+  bool drive_transform = true;  // false: physics reads desired_velocity and desired_heading
+
+  // Inputs, set by the game each frame (or by SteeringSystem::update from a Target link).
+  Vec2 target;
+  Vec2 target_velocity;
+  bool has_target = false;
+  Vec2 threat;
+  Vec2 threat_velocity;
+  bool has_threat = false;
+
+  // State (the motion model's speed and direction of travel; synced from the Transform on the
+  // first move), and the seeded wander generator.
+  Motion state;
+  bool started = false;
+  WanderState wander_state;
+
+  // Outputs of the last steer().
+  Vec2 desired_velocity;    // world units per second, length <= motion.max_speed
+  f32 desired_heading = 0;  // radians: toward the target when face_target, else along travel
+};
+
+class SteeringSystem {
+ public:
+  // Desired velocity and heading of every vehicle (vehicles[i] at transforms[i]; the sizes must
+  // match, asserted; release builds steer min(sizes)). `obstacles` feed obstacle avoidance.
+  // Allocates nothing once its scratch space has grown to the crowd's size.
+  void steer(std::span<Vehicle> vehicles, std::span<const Transform> transforms,
+             std::span<const spatial::Obstacle> obstacles, f32 dt);
+
+  // The motion model for every vehicle with drive_transform: speed and direction toward the
+  // desired velocity, the heading toward desired_heading (face_target) or along travel, then
+  // position += velocity * dt. Sets velocity, angle, angular_velocity and position.
+  static void move(std::span<Vehicle> vehicles, std::span<Transform> transforms, f32 dt);
+
+ private:
+  void gather_neighbours(usize self, const Vehicle& v, Vec2 position,
+                         std::span<const Transform> transforms);
+  Vec2 desired_of(Vehicle& v, const Transform& t, std::span<const spatial::Obstacle> obstacles,
+                  f32 dt) const;
+
+  spatial::NeighbourGrid grid_;
+  std::vector<Vec2> positions_;
+  std::vector<u32> found_;
+  std::vector<Vec2> near_positions_;
+  std::vector<Vec2> near_velocities_;
+};
+
+}  // namespace keel::world
