@@ -49,6 +49,7 @@ void NeighbourGrid::build(std::span<const Vec2> positions, f32 cell_size) {
 
   // Counting sort of the points by cell.
   const usize cells = static_cast<usize>(columns_) * rows_;
+  cell_start_.reserve(static_cast<usize>(max_cells) + 1);  // the cap: no growth as points move
   cell_start_.assign(cells + 1, 0);
   cell_of_.resize(n);
   for (usize i = 0; i < n; ++i) {

@@ -42,6 +42,8 @@ void FleetSteering::steer(std::span<const Vec2> positions, Vec2 goal, const Flee
                          ? params.neighbour_radius
                          : 0.0f;
   neighbours_found_ = 0;
+  found_.reserve(n);  // no agent has more neighbours: no growth in later frames
+  near_.reserve(n);
   if (search == NeighbourSearch::kGrid) grid_.build(positions.first(n), radius > 0 ? radius : 1);
   const f32 r_sq = radius * radius;
   for (usize i = 0; i < n; ++i) {

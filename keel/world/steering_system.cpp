@@ -73,6 +73,9 @@ void SteeringSystem::steer(std::span<Vehicle> vehicles, std::span<const Transfor
   const usize n = std::min(vehicles.size(), transforms.size());
   f32 cell = 0;
   positions_.resize(n);
+  found_.reserve(n);  // no vehicle has more neighbours: no growth in later frames
+  near_positions_.reserve(n);
+  near_velocities_.reserve(n);
   for (usize i = 0; i < n; ++i) {
     positions_[i] = transforms[i].position;
     cell = std::max(cell, usable_radius(vehicles[i].neighbour_radius));
