@@ -1,6 +1,8 @@
 #include "keel/world/steering_system.h"
 
 #include "keel/core/assert.h"
+#include "keel/world/components.h"
+#include "keel/world/world.h"
 
 #include <algorithm>
 #include <cmath>
@@ -65,6 +67,29 @@ Vec2 SteeringSystem::desired_of(Vehicle& v, const Transform& t,
   return sum.result(max_speed);
 }
 
+void SteeringSystem::build_grid(std::span<const Transform> transforms, f32 cell) {
+  positions_.resize(transforms.size());
+  for (usize i = 0; i < transforms.size(); ++i) positions_[i] = transforms[i].position;
+  const usize n = transforms.size();
+  found_.reserve(n);  // no vehicle has more neighbours: no growth in later frames
+  near_positions_.reserve(n);
+  near_velocities_.reserve(n);
+  grid_.build(positions_, cell > 0 ? cell : 1);
+}
+
+void SteeringSystem::steer_one(Vehicle& v, const Transform& t, usize self,
+                               std::span<const Transform> all,
+                               std::span<const spatial::Obstacle> obstacles, f32 dt) {
+  gather_neighbours(self, v, t.position, all);
+  v.desired_velocity = desired_of(v, t, obstacles, dt);
+  if (v.face_target && v.has_target) {
+    const Vec2 look = facing(t.position, v.target);
+    v.desired_heading = look == Vec2{} ? t.angle : angle_of(look);
+  } else {
+    v.desired_heading = v.desired_velocity == Vec2{} ? t.angle : angle_of(v.desired_velocity);
+  }
+}
+
 void SteeringSystem::steer(std::span<Vehicle> vehicles, std::span<const Transform> transforms,
                            std::span<const spatial::Obstacle> obstacles, f32 dt) {
   KEEL_ASSERT(vehicles.size() == transforms.size(),
@@ -72,53 +97,78 @@ void SteeringSystem::steer(std::span<Vehicle> vehicles, std::span<const Transfor
               transforms.size());
   const usize n = std::min(vehicles.size(), transforms.size());
   f32 cell = 0;
-  positions_.resize(n);
-  found_.reserve(n);  // no vehicle has more neighbours: no growth in later frames
-  near_positions_.reserve(n);
-  near_velocities_.reserve(n);
+  for (usize i = 0; i < n; ++i) cell = std::max(cell, usable_radius(vehicles[i].neighbour_radius));
+  build_grid(transforms.first(n), cell);
   for (usize i = 0; i < n; ++i) {
-    positions_[i] = transforms[i].position;
-    cell = std::max(cell, usable_radius(vehicles[i].neighbour_radius));
-  }
-  grid_.build(positions_, cell > 0 ? cell : 1);
-  for (usize i = 0; i < n; ++i) {
-    Vehicle& v = vehicles[i];
-    const Transform& t = transforms[i];
-    gather_neighbours(i, v, t.position, transforms);
-    v.desired_velocity = desired_of(v, t, obstacles, dt);
-    if (v.face_target && v.has_target) {
-      const Vec2 look = facing(t.position, v.target);
-      v.desired_heading = look == Vec2{} ? t.angle : angle_of(look);
-    } else {
-      v.desired_heading = v.desired_velocity == Vec2{} ? t.angle : angle_of(v.desired_velocity);
-    }
+    steer_one(vehicles[i], transforms[i], i, transforms.first(n), obstacles, dt);
   }
 }
+
+namespace {
+
+void move_one(Vehicle& v, Transform& t, f32 step) {
+  if (!v.drive_transform) return;
+  if (!v.started) {
+    v.state.speed = length(t.velocity);
+    v.state.direction = v.state.speed > 0 ? angle_of(t.velocity) : wrap_angle(t.angle);
+    v.started = true;
+  }
+  const MotionWeights w = motion_weights(v.motion, step);
+  v.state = step_motion(v.state, v.desired_velocity, w, v.motion);
+  const f32 heading =
+      v.face_target ? angle_lerp(t.angle, v.desired_heading, w.turn) : v.state.direction;
+  t.angular_velocity = step > 0 ? angle_difference(t.angle, heading) / step : 0.0f;
+  t.angle = heading;
+  t.velocity = velocity_of(v.state);
+  t.position += t.velocity * step;
+}
+
+f32 usable_step(f32 dt) { return dt > 0 && std::isfinite(dt) ? dt : 0.0f; }
+
+}  // namespace
 
 void SteeringSystem::move(std::span<Vehicle> vehicles, std::span<Transform> transforms, f32 dt) {
   KEEL_ASSERT(vehicles.size() == transforms.size(),
               "SteeringSystem::move: {} vehicles but {} transforms", vehicles.size(),
               transforms.size());
   const usize n = std::min(vehicles.size(), transforms.size());
-  const f32 step = dt > 0 && std::isfinite(dt) ? dt : 0.0f;
-  for (usize i = 0; i < n; ++i) {
-    Vehicle& v = vehicles[i];
-    Transform& t = transforms[i];
-    if (!v.drive_transform) continue;
-    if (!v.started) {
-      v.state.speed = length(t.velocity);
-      v.state.direction = v.state.speed > 0 ? angle_of(t.velocity) : wrap_angle(t.angle);
-      v.started = true;
-    }
-    const MotionWeights w = motion_weights(v.motion, step);
-    v.state = step_motion(v.state, v.desired_velocity, w, v.motion);
-    const f32 heading =
-        v.face_target ? angle_lerp(t.angle, v.desired_heading, w.turn) : v.state.direction;
-    t.angular_velocity = step > 0 ? angle_difference(t.angle, heading) / step : 0.0f;
-    t.angle = heading;
-    t.velocity = velocity_of(v.state);
-    t.position += t.velocity * step;
+  for (usize i = 0; i < n; ++i) move_one(vehicles[i], transforms[i], usable_step(dt));
+}
+
+void SteeringSystem::update(World& world, f32 dt) {
+  world_vehicles_.clear();
+  world_transforms_.clear();
+  world_obstacles_.clear();
+  f32 cell = 0;
+  for (auto [e, t, obstacle] : world.view<Transform, Obstacle>()) {
+    spatial::Obstacle o;
+    o.position = t.position;
+    o.velocity = t.velocity;
+    o.radius = obstacle.radius;
+    o.group = obstacle.group;
+    world_obstacles_.push_back(o);
   }
+  for (auto [e, v, t] : world.view<Vehicle, Transform>()) {
+    if (const Target* link = world.get<Target>(e)) {
+      const Transform* aim =
+          world.alive(link->entity) ? world.get<Transform>(link->entity) : nullptr;
+      v.has_target = aim != nullptr;
+      if (aim != nullptr) {
+        v.target = aim->position;
+        v.target_velocity = aim->velocity;
+      }
+    }
+    world_vehicles_.push_back(&v);
+    world_transforms_.push_back(t);
+    cell = std::max(cell, usable_radius(v.neighbour_radius));
+  }
+  build_grid(world_transforms_, cell);
+  for (usize i = 0; i < world_vehicles_.size(); ++i) {
+    steer_one(*world_vehicles_[i], world_transforms_[i], i, world_transforms_, world_obstacles_,
+              dt);
+  }
+  const f32 step = usable_step(dt);
+  world.view<Vehicle, Transform>().each([step](Vehicle& v, Transform& t) { move_one(v, t, step); });
 }
 
 }  // namespace keel::world

@@ -28,6 +28,8 @@
 
 namespace keel::world {
 
+class World;
+
 struct BehaviourWeights {
   f32 seek = 0;  // toward target
   f32 flee = 0;  // away from threat
@@ -86,7 +88,17 @@ class SteeringSystem {
   // position += velocity * dt. Sets velocity, angle, angular_velocity and position.
   static void move(std::span<Vehicle> vehicles, std::span<Transform> transforms, f32 dt);
 
+  // One frame over a World: every entity with a Vehicle and a Transform. An entity that also has
+  // a Target gets its vehicle's target (position and velocity) from the target's Transform each
+  // frame (has_target false once the target is dead or has none); entities with a Transform and
+  // an Obstacle are the obstacles avoided. Then steer() and move() as above. No allocation once
+  // the scratch space has grown to the crowd's size.
+  void update(World& world, f32 dt);
+
  private:
+  void steer_one(Vehicle& v, const Transform& t, usize self, std::span<const Transform> all,
+                 std::span<const spatial::Obstacle> obstacles, f32 dt);
+  void build_grid(std::span<const Transform> transforms, f32 cell);
   void gather_neighbours(usize self, const Vehicle& v, Vec2 position,
                          std::span<const Transform> transforms);
   Vec2 desired_of(Vehicle& v, const Transform& t, std::span<const spatial::Obstacle> obstacles,
@@ -97,6 +109,10 @@ class SteeringSystem {
   std::vector<u32> found_;
   std::vector<Vec2> near_positions_;
   std::vector<Vec2> near_velocities_;
+  // update(World&): the crowd gathered from the World's stores.
+  std::vector<Vehicle*> world_vehicles_;
+  std::vector<Transform> world_transforms_;
+  std::vector<spatial::Obstacle> world_obstacles_;
 };
 
 }  // namespace keel::world

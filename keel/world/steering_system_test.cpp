@@ -2,6 +2,8 @@
 
 #include "keel/core/testing/alloc_counter.h"
 #include "keel/core/testing/assert_recorder.h"
+#include "keel/world/components.h"
+#include "keel/world/world.h"
 
 #include <gtest/gtest.h>
 
@@ -133,6 +135,49 @@ TEST(SteeringSystem, CrowdStepAllocatesNothingInSteadyState) {
   }
   EXPECT_EQ(scope.count(), 0u) << scope.counts();
   for (const Transform& x : t) ASSERT_TRUE(std::isfinite(x.position.x) && std::isfinite(x.angle));
+}
+
+TEST(SteeringSystem, WorldUpdateFollowsTargetLinksAndAvoidsObstacles) {
+  World world;
+  const Entity player = world.create();
+  world.create<Transform>(player, at({100, 0}));
+  const Entity rock = world.create();
+  world.create<Transform>(rock, at({50, 0}));
+  world.create<Obstacle>(rock, Obstacle{.group = 0, .radius = 10});
+  const Entity hunter = world.create();
+  world.create<Transform>(hunter, at({0, 0}));
+  Vehicle v = seeker({});
+  v.has_target = false;
+  v.weights.avoidance = 3;
+  v.look_ahead = 30;
+  v.radius = 2;
+  world.create<Vehicle>(hunter, v);
+  world.create<Target>(hunter, Target{player});
+
+  SteeringSystem steering;
+  const f32 dt = 1.0f / 30;
+  steering.update(world, dt);
+  const Vehicle* hv = world.get<Vehicle>(hunter);
+  ASSERT_NE(hv, nullptr);
+  EXPECT_TRUE(hv->has_target);
+  EXPECT_EQ(hv->target, (Vec2{100, 0}));
+  testing::AllocationScope scope;
+  f32 closest_to_rock = 1e9f;
+  for (int frame = 0; frame < 30 * 20; ++frame) {
+    steering.update(world, dt);
+    closest_to_rock =
+        std::min(closest_to_rock, distance(world.get<Transform>(hunter)->position, Vec2{50, 0}));
+  }
+  EXPECT_EQ(scope.count(), 0u) << scope.counts();
+  // It went around the rock (never through it) and reached the player.
+  EXPECT_GT(closest_to_rock, 10.0f);
+  EXPECT_LT(distance(world.get<Transform>(hunter)->position, Vec2{100, 0}), 5.0f);
+
+  // The target dies: the link no longer steers.
+  world.kill(player);
+  world.flush();
+  steering.update(world, dt);
+  EXPECT_FALSE(world.get<Vehicle>(hunter)->has_target);
 }
 
 TEST(EntryPoints, SteeringSystemMismatchedAndDegenerateInputs) {
