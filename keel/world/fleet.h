@@ -1,7 +1,8 @@
 // Enemy fleets (Citizen's dev blog): enemies seek a point half a screen from the player, band
 // together (cohesion) and keep apart (separation), so they move as a loose group. Neighbours come
 // from spatial's NeighbourGrid, rebuilt each frame; the brute-force search over all pairs is kept
-// as the reference (tests compare the two, the benchmark measures both).
+// as the reference (tests compare the two, the benchmark measures both). Both are deterministic:
+// the same positions give the same velocities, bit for bit, on every run.
 //
 //   FleetSteering fleet;                                     // holds the grid and scratch space
 //   const Vec2 goal = fleet_goal(player, centre_of(positions), params.goal_distance);
@@ -55,7 +56,6 @@ class FleetSteering {
   Vec2 steer_one(Vec2 position, Vec2 goal, const FleetParams& params) const;
 
   spatial::NeighbourGrid grid_;
-  std::vector<u32> found_;
   std::vector<Vec2> near_;
   u64 neighbours_found_ = 0;
 };

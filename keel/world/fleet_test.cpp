@@ -52,7 +52,7 @@ TEST(Fleet, HandComputedAgent) {
   EXPECT_EQ(fleet.neighbours_found(), 2u);  // 0 <-> 1 from both sides
 }
 
-TEST(Fleet, GridNeighboursGiveExactlyTheBruteForceResult) {
+TEST(Fleet, GridNeighboursGiveTheBruteForceResult) {
   FleetSteering grid;
   FleetSteering brute;
   for (u32 seed = 1; seed <= 4; ++seed) {
@@ -64,8 +64,17 @@ TEST(Fleet, GridNeighboursGiveExactlyTheBruteForceResult) {
       std::vector<Vec2> b(n);
       grid.steer(positions, {50, -20}, params, a, NeighbourSearch::kGrid);
       brute.steer(positions, {50, -20}, params, b, NeighbourSearch::kBruteForce);
-      ASSERT_EQ(a, b) << "seed " << seed << " n " << n;  // same neighbours, same order, same bits
-      ASSERT_EQ(grid.neighbours_found(), brute.neighbours_found());
+      // The same neighbours (counted), summed in another order: equal but for rounding.
+      ASSERT_EQ(grid.neighbours_found(), brute.neighbours_found()) << "seed " << seed;
+      for (usize i = 0; i < n; ++i) {
+        ASSERT_NEAR(a[i].x, b[i].x, 1e-3f) << "seed " << seed << " n " << n << " agent " << i;
+        ASSERT_NEAR(a[i].y, b[i].y, 1e-3f) << "seed " << seed << " n " << n << " agent " << i;
+      }
+      // Deterministic: a second run (fresh grid) gives the same bits.
+      FleetSteering again;
+      std::vector<Vec2> c(n);
+      again.steer(positions, {50, -20}, params, c, NeighbourSearch::kGrid);
+      ASSERT_EQ(a, c);
     }
   }
 }

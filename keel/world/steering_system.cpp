@@ -24,13 +24,11 @@ void SteeringSystem::gather_neighbours(usize self, const Vehicle& v, Vec2 positi
   near_velocities_.clear();
   const BehaviourWeights& w = v.weights;
   if (w.align == 0 && w.cohesion == 0 && w.separation == 0) return;
-  grid_.query(position, usable_radius(v.neighbour_radius), found_);
-  std::ranges::sort(found_);  // index order: results independent of the grid's cells
-  for (const u32 j : found_) {
-    if (j == self) continue;
+  grid_.for_each_within(position, usable_radius(v.neighbour_radius), [&](u32 j) {
+    if (j == self) return;
     near_positions_.push_back(transforms[j].position);
     near_velocities_.push_back(transforms[j].velocity);
-  }
+  });
 }
 
 Vec2 SteeringSystem::desired_of(Vehicle& v, const Transform& t,
@@ -71,10 +69,9 @@ void SteeringSystem::build_grid(std::span<const Transform> transforms, f32 cell)
   positions_.resize(transforms.size());
   for (usize i = 0; i < transforms.size(); ++i) positions_[i] = transforms[i].position;
   const usize n = transforms.size();
-  found_.reserve(n);  // no vehicle has more neighbours: no growth in later frames
-  near_positions_.reserve(n);
+  near_positions_.reserve(n);  // no vehicle has more neighbours: no growth in later frames
   near_velocities_.reserve(n);
-  grid_.build(positions_, cell > 0 ? cell : 1);
+  grid_.build(positions_, cell > 0 ? cell / 2 : 1);  // half the radius (fleet.cpp)
 }
 
 void SteeringSystem::steer_one(Vehicle& v, const Transform& t, usize self,

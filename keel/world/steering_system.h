@@ -106,7 +106,6 @@ class SteeringSystem {
 
   spatial::NeighbourGrid grid_;
   std::vector<Vec2> positions_;
-  std::vector<u32> found_;
   std::vector<Vec2> near_positions_;
   std::vector<Vec2> near_velocities_;
   // update(World&): the crowd gathered from the World's stores.
