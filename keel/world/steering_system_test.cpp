@@ -165,19 +165,25 @@ TEST(SteeringSystem, WorldUpdateFollowsTargetLinksAndAvoidsObstacles) {
   f32 closest_to_rock = 1e9f;
   for (int frame = 0; frame < 30 * 20; ++frame) {
     steering.update(world, dt);
-    closest_to_rock =
-        std::min(closest_to_rock, distance(world.get<Transform>(hunter)->position, Vec2{50, 0}));
+    const Transform* ht = world.get<Transform>(hunter);
+    ASSERT_NE(ht, nullptr);
+    closest_to_rock = std::min(closest_to_rock, distance(ht->position, Vec2{50, 0}));
   }
+
   EXPECT_EQ(scope.count(), 0u) << scope.counts();
   // It went around the rock (never through it) and reached the player.
   EXPECT_GT(closest_to_rock, 10.0f);
-  EXPECT_LT(distance(world.get<Transform>(hunter)->position, Vec2{100, 0}), 5.0f);
+  const Transform* ht = world.get<Transform>(hunter);
+  ASSERT_NE(ht, nullptr);
+  EXPECT_LT(distance(ht->position, Vec2{100, 0}), 5.0f);
 
   // The target dies: the link no longer steers.
   world.kill(player);
   world.flush();
   steering.update(world, dt);
-  EXPECT_FALSE(world.get<Vehicle>(hunter)->has_target);
+  hv = world.get<Vehicle>(hunter);
+  ASSERT_NE(hv, nullptr);
+  EXPECT_FALSE(hv->has_target);
 }
 
 TEST(EntryPoints, SteeringSystemMismatchedAndDegenerateInputs) {
