@@ -46,6 +46,16 @@ f32 angle_lerp(f32 from, f32 to, f32 t) {
   return out;
 }
 
+std::optional<SpeedMode> speed_mode_from_name(std::string_view name) {
+  if (name == "delicate") return SpeedMode::kDelicate;
+  if (name == "reckless") return SpeedMode::kReckless;
+  return std::nullopt;
+}
+
+std::string_view name_of(SpeedMode mode) {
+  return mode == SpeedMode::kReckless ? "reckless" : "delicate";
+}
+
 MotionWeights motion_weights(const MotionParams& params, f32 dt) {
   KEEL_ASSERT(params.mass > 0 && std::isfinite(params.mass),
               "motion_weights: mass must be a positive finite number, got {}", params.mass);

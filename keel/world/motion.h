@@ -20,6 +20,9 @@
 #include "keel/world/entity.h"
 #include "keel/world/transform.h"
 
+#include <optional>
+#include <string_view>
+
 namespace keel::world {
 
 inline constexpr f32 kPi = 3.14159265358979323846f;
@@ -40,6 +43,10 @@ enum class SpeedMode : u8 {
   kDelicate,  // turn before accelerating: no forward speed while facing more than 90 degrees away
   kReckless,  // full speed ahead while turning (missiles)
 };
+
+// "delicate" / "reckless" (entity definitions), and back.
+std::optional<SpeedMode> speed_mode_from_name(std::string_view name);
+std::string_view name_of(SpeedMode mode);
 
 struct MotionParams {
   f32 max_speed = 100;  // world units per second; desired speeds are clamped to it

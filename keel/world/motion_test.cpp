@@ -213,6 +213,15 @@ TEST(Motion, RelativeVelocityIsTheDerivativeOfPosition) {
   EXPECT_NEAR(now.angular_velocity, -1.3f + 0.8f + 0.1f, kEps);
 }
 
+TEST(Motion, SpeedModeNames) {
+  EXPECT_EQ(speed_mode_from_name("delicate"), SpeedMode::kDelicate);
+  EXPECT_EQ(speed_mode_from_name("reckless"), SpeedMode::kReckless);
+  EXPECT_EQ(speed_mode_from_name("Reckless"), std::nullopt);
+  EXPECT_EQ(speed_mode_from_name(""), std::nullopt);
+  EXPECT_EQ(name_of(SpeedMode::kReckless), "reckless");
+  EXPECT_EQ(name_of(SpeedMode::kDelicate), "delicate");
+}
+
 TEST(EntryPoints, MotionBadMassAndNonFiniteInputs) {
   keel::testing::AssertRecorder asserts;
   const MotionWeights w = motion_weights({.mass = 0}, 0.1f);
