@@ -39,7 +39,7 @@ f32 angle_difference(f32 from, f32 to);
 // (both wrapped into (-pi, pi]); the result is wrapped.
 f32 angle_lerp(f32 from, f32 to, f32 t);
 
-enum class SpeedMode : u8 {
+enum class SpeedMode : u32 {  // u32: MotionParams has no padding bytes
   kDelicate,  // turn before accelerating: no forward speed while facing more than 90 degrees away
   kReckless,  // full speed ahead while turning (missiles)
 };

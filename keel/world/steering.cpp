@@ -59,6 +59,7 @@ Vec2 evade(Vec2 position, Vec2 threat, Vec2 threat_velocity, f32 max_speed, f32 
 
 f32 WanderState::next_unit() {
   // splitmix64: full period, one state word, the same sequence on every platform.
+  ++draws;
   u64 z = (rng += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;

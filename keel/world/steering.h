@@ -47,6 +47,7 @@ struct WanderState {
   explicit WanderState(u64 seed = 1) : rng(seed) {}
   u64 rng;          // splitmix64 state
   f32 angle = 0;    // of the wander point on its circle, relative to the heading
+  u32 draws = 0;    // numbers drawn so far (fills what would be padding)
   f32 next_unit();  // uniform in [-1, 1)
 };
 Vec2 wander(WanderState& state, f32 heading, f32 max_speed, const WanderParams& params, f32 dt);

@@ -11,6 +11,16 @@
 namespace keel::world {
 
 static_assert(std::is_trivially_copyable_v<Vehicle>, "the world hashes and saves its bytes");
+// No padding: every byte of a Vehicle is a member's (the sums of the member sizes).
+static_assert(sizeof(WanderState) == sizeof(u64) + 2 * sizeof(f32));
+static_assert(sizeof(MotionParams) == 5 * sizeof(f32));
+static_assert(sizeof(BehaviourWeights) == 10 * sizeof(f32));
+static_assert(sizeof(WanderParams) == 3 * sizeof(f32));
+static_assert(sizeof(Motion) == 2 * sizeof(f32));
+static_assert(sizeof(Vehicle) == sizeof(WanderState) + sizeof(MotionParams) +
+                                     sizeof(BehaviourWeights) + 6 * sizeof(f32) +
+                                     sizeof(WanderParams) + 8 + 5 * sizeof(Vec2) + sizeof(Motion) +
+                                     2 * sizeof(f32));
 
 namespace {
 

@@ -43,7 +43,12 @@ struct BehaviourWeights {
   f32 avoidance = 0;  // obstacles
 };
 
+// No padding bytes anywhere (checked at compile time): World::track_state hashes and saves a
+// component's bytes, so a Vehicle's state takes part in the world's state hash deterministically.
 struct Vehicle {
+  // The seeded wander generator (first: its u64 sits at offset 0).
+  WanderState wander_state;
+
   MotionParams motion;  // max speed, mass, acceleration and turn rates, delicate or reckless
   BehaviourWeights weights;
   f32 radius = 8;              // the vehicle's own size (obstacle avoidance's corridor)
@@ -53,26 +58,27 @@ struct Vehicle {
   f32 separation_radius = 30;  // separation pushes from the neighbours within it (<= the above)
   f32 look_ahead = 100;        // obstacle avoidance
   WanderParams wander;
+
   bool face_target = false;     // heading turns toward the target, not the direction of travel
   bool drive_transform = true;  // false: physics reads desired_velocity and desired_heading
+  bool has_target = false;      // input: target and target_velocity are set
+  bool has_threat = false;      // input: threat and threat_velocity are set
+  bool started = false;         // state: synced from the Transform on the first move
+  u8 reserved_[3]{};            // explicit, zeroed: no padding bytes
 
   // Inputs, set by the game each frame (or by SteeringSystem::update from a Target link).
   Vec2 target;
   Vec2 target_velocity;
-  bool has_target = false;
   Vec2 threat;
   Vec2 threat_velocity;
-  bool has_threat = false;
 
-  // State (the motion model's speed and direction of travel; synced from the Transform on the
-  // first move), and the seeded wander generator.
+  // State: the motion model's speed and direction of travel.
   Motion state;
-  bool started = false;
-  WanderState wander_state;
 
   // Outputs of the last steer().
   Vec2 desired_velocity;    // world units per second, length <= motion.max_speed
   f32 desired_heading = 0;  // radians: toward the target when face_target, else along travel
+  f32 reserved_tail_ = 0;   // explicit: no tail padding
 };
 
 class SteeringSystem {

@@ -186,6 +186,30 @@ TEST(SteeringSystem, WorldUpdateFollowsTargetLinksAndAvoidsObstacles) {
   EXPECT_FALSE(hv->has_target);
 }
 
+TEST(SteeringSystem, TrackedVehiclesGiveTheSameStateHashOnEveryRun) {
+  auto run = [](int frames) {
+    World world;
+    world.track_state<Vehicle>();
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<f32> where(-200, 200);
+    for (u32 i = 0; i < 64; ++i) {
+      const Entity e = world.create();
+      world.create<Transform>(e, at({where(rng), where(rng)}));
+      Vehicle v = seeker({0, 0});
+      v.weights.wander = 0.5f;
+      v.weights.separation = 1;
+      v.weights.cohesion = 0.5f;
+      v.wander_state = WanderState(i + 7);
+      world.create<Vehicle>(e, v);
+    }
+    SteeringSystem steering;
+    for (int f = 0; f < frames; ++f) steering.update(world, 1.0f / 30);
+    return world.state_hash();
+  };
+  EXPECT_EQ(run(40), run(40));
+  EXPECT_NE(run(40), run(41));
+}
+
 TEST(EntryPoints, SteeringSystemMismatchedAndDegenerateInputs) {
   SteeringSystem system;
   system.steer({}, {}, {}, 0.1f);
