@@ -81,7 +81,7 @@ void SteeringSystem::build_grid(std::span<const Transform> transforms, f32 cell)
   const usize n = transforms.size();
   near_positions_.reserve(n);  // no vehicle has more neighbours: no growth in later frames
   near_velocities_.reserve(n);
-  grid_.build(positions_, cell > 0 ? cell / 2 : 1);  // half the radius (fleet.cpp)
+  grid_.build(positions_, cell > 0 ? cell / 4 : 1);  // a quarter of the radius (fleet.cpp)
 }
 
 void SteeringSystem::steer_one(Vehicle& v, const Transform& t, usize self,
