@@ -41,8 +41,21 @@ void SteeringSystem::gather_neighbours(usize self, const Vehicle& v, Vec2 positi
   });
 }
 
+std::span<const spatial::Obstacle> SteeringSystem::obstacles_near(
+    const Vehicle& v, Vec2 position, std::span<const spatial::Obstacle> obstacles) {
+  near_obstacles_.clear();
+  if (!obstacle_grid_built_) return obstacles;
+  // An obstacle that counts lies within look_ahead + its radius ahead and its radius plus the
+  // vehicle's to the side: within look_ahead + 2 * max radius + the vehicle's radius.
+  const f32 reach =
+      usable_radius(v.look_ahead) + 2 * max_obstacle_radius_ + usable_radius(v.radius);
+  obstacle_grid_.for_each_within(position, reach,
+                                 [&](u32 j) { near_obstacles_.push_back(obstacles[j]); });
+  return near_obstacles_;
+}
+
 Vec2 SteeringSystem::desired_of(Vehicle& v, const Transform& t,
-                                std::span<const spatial::Obstacle> obstacles, f32 dt) const {
+                                std::span<const spatial::Obstacle> obstacles, f32 dt) {
   const BehaviourWeights& w = v.weights;
   const f32 max_speed = v.motion.max_speed;
   const Vec2 p = t.position;
@@ -69,7 +82,8 @@ Vec2 SteeringSystem::desired_of(Vehicle& v, const Transform& t,
     sum.add(separation(p, near_positions_, v.separation_radius, max_speed), w.separation);
   }
   if (w.avoidance != 0) {
-    sum.add(avoid_obstacles(p, t.velocity, v.radius, obstacles, v.look_ahead, max_speed),
+    sum.add(avoid_obstacles(p, t.velocity, v.radius, obstacles_near(v, p, obstacles), v.look_ahead,
+                            max_speed),
             w.avoidance);
   }
   return sum.result(max_speed);
@@ -82,6 +96,21 @@ void SteeringSystem::build_grid(std::span<const Transform> transforms, f32 cell)
   near_positions_.reserve(n);  // no vehicle has more neighbours: no growth in later frames
   near_velocities_.reserve(n);
   grid_.build(positions_, cell > 0 ? cell / 4 : 1);  // a quarter of the radius (fleet.cpp)
+}
+
+void SteeringSystem::build_obstacle_grid(std::span<const spatial::Obstacle> obstacles,
+                                         f32 look_ahead) {
+  // Only when some vehicle avoids obstacles (look_ahead > 0).
+  obstacle_grid_built_ = look_ahead > 0 && !obstacles.empty();
+  if (!obstacle_grid_built_) return;
+  obstacle_positions_.resize(obstacles.size());
+  max_obstacle_radius_ = 0;
+  for (usize i = 0; i < obstacles.size(); ++i) {
+    obstacle_positions_[i] = obstacles[i].position;
+    max_obstacle_radius_ = std::max(max_obstacle_radius_, usable_radius(obstacles[i].radius));
+  }
+  near_obstacles_.reserve(obstacles.size());
+  obstacle_grid_.build(obstacle_positions_, look_ahead / 2);
 }
 
 void SteeringSystem::steer_one(Vehicle& v, const Transform& t, usize self,
@@ -104,8 +133,15 @@ void SteeringSystem::steer(std::span<Vehicle> vehicles, std::span<const Transfor
               transforms.size());
   const usize n = std::min(vehicles.size(), transforms.size());
   f32 cell = 0;
-  for (usize i = 0; i < n; ++i) cell = std::max(cell, usable_radius(vehicles[i].neighbour_radius));
+  f32 look_ahead = 0;
+  for (usize i = 0; i < n; ++i) {
+    cell = std::max(cell, usable_radius(vehicles[i].neighbour_radius));
+    if (vehicles[i].weights.avoidance != 0) {
+      look_ahead = std::max(look_ahead, usable_radius(vehicles[i].look_ahead));
+    }
+  }
   build_grid(transforms.first(n), cell);
+  build_obstacle_grid(obstacles, look_ahead);
   for (usize i = 0; i < n; ++i) {
     steer_one(vehicles[i], transforms[i], i, transforms.first(n), obstacles, dt);
   }
@@ -147,6 +183,7 @@ void SteeringSystem::update(World& world, f32 dt) {
   world_transforms_.clear();
   world_obstacles_.clear();
   f32 cell = 0;
+  f32 look_ahead = 0;
   for (auto [e, t, obstacle] : world.view<Transform, Obstacle>()) {
     spatial::Obstacle o;
     o.position = t.position;
@@ -168,8 +205,10 @@ void SteeringSystem::update(World& world, f32 dt) {
     world_vehicles_.push_back(&v);
     world_transforms_.push_back(t);
     cell = std::max(cell, usable_radius(v.neighbour_radius));
+    if (v.weights.avoidance != 0) look_ahead = std::max(look_ahead, usable_radius(v.look_ahead));
   }
   build_grid(world_transforms_, cell);
+  build_obstacle_grid(world_obstacles_, look_ahead);
   for (usize i = 0; i < world_vehicles_.size(); ++i) {
     steer_one(*world_vehicles_[i], world_transforms_[i], i, world_transforms_, world_obstacles_,
               dt);

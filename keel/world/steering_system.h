@@ -84,7 +84,8 @@ struct Vehicle {
 class SteeringSystem {
  public:
   // Desired velocity and heading of every vehicle (vehicles[i] at transforms[i]; the sizes must
-  // match, asserted; release builds steer min(sizes)). `obstacles` feed obstacle avoidance.
+  // match, asserted; release builds steer min(sizes)). `obstacles` feed obstacle avoidance
+  // (each vehicle looks only at those within reach of its look-ahead, through a grid).
   // Allocates nothing once its scratch space has grown to the crowd's size.
   void steer(std::span<Vehicle> vehicles, std::span<const Transform> transforms,
              std::span<const spatial::Obstacle> obstacles, f32 dt);
@@ -105,15 +106,24 @@ class SteeringSystem {
   void steer_one(Vehicle& v, const Transform& t, usize self, std::span<const Transform> all,
                  std::span<const spatial::Obstacle> obstacles, f32 dt);
   void build_grid(std::span<const Transform> transforms, f32 cell);
+  void build_obstacle_grid(std::span<const spatial::Obstacle> obstacles, f32 look_ahead);
   void gather_neighbours(usize self, const Vehicle& v, Vec2 position,
                          std::span<const Transform> transforms);
+  std::span<const spatial::Obstacle> obstacles_near(const Vehicle& v, Vec2 position,
+                                                    std::span<const spatial::Obstacle> obstacles);
   Vec2 desired_of(Vehicle& v, const Transform& t, std::span<const spatial::Obstacle> obstacles,
-                  f32 dt) const;
+                  f32 dt);
 
   spatial::NeighbourGrid grid_;
   std::vector<Vec2> positions_;
   std::vector<Vec2> near_positions_;
   std::vector<Vec2> near_velocities_;
+  // Obstacle avoidance looks only at the obstacles near each vehicle (a second grid).
+  spatial::NeighbourGrid obstacle_grid_;
+  std::vector<Vec2> obstacle_positions_;
+  std::vector<spatial::Obstacle> near_obstacles_;
+  f32 max_obstacle_radius_ = 0;
+  bool obstacle_grid_built_ = false;
   // update(World&): the crowd gathered from the World's stores.
   std::vector<Vehicle*> world_vehicles_;
   std::vector<Transform> world_transforms_;

@@ -210,6 +210,38 @@ TEST(SteeringSystem, TrackedVehiclesGiveTheSameStateHashOnEveryRun) {
   EXPECT_NE(run(40), run(41));
 }
 
+TEST(SteeringSystem, AvoidanceThroughTheObstacleGridEqualsAllObstacles) {
+  // Vehicles that only avoid: the system (obstacles from its grid) gives what avoid_obstacles
+  // gives over every obstacle.
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<f32> where(-400, 400);
+  std::uniform_real_distribution<f32> size(2, 25);
+  std::vector<spatial::Obstacle> rocks(300);
+  for (spatial::Obstacle& o : rocks) {
+    o.position = {where(rng), where(rng)};
+    o.radius = size(rng);
+  }
+  std::vector<Vehicle> v(400, seeker({}));
+  std::vector<Transform> t(400);
+  for (usize i = 0; i < v.size(); ++i) {
+    v[i].weights = {.avoidance = 1};
+    v[i].look_ahead = 20 + static_cast<f32>(i % 7) * 15;
+    v[i].radius = static_cast<f32>(i % 5);
+    t[i].position = {where(rng), where(rng)};
+    t[i].velocity = {where(rng), where(rng)};
+  }
+  SteeringSystem system;
+  system.steer(v, t, rocks, 1.0f / 60);
+  usize avoiding = 0;
+  for (usize i = 0; i < v.size(); ++i) {
+    const Vec2 expected = clamp_length(
+        avoid_obstacles(t[i].position, t[i].velocity, v[i].radius, rocks, v[i].look_ahead, 10), 10);
+    ASSERT_EQ(v[i].desired_velocity, expected) << i;
+    if (expected != Vec2{}) ++avoiding;
+  }
+  EXPECT_GT(avoiding, 20u);  // the scene exercises the behaviour
+}
+
 TEST(EntryPoints, SteeringSystemMismatchedAndDegenerateInputs) {
   SteeringSystem system;
   system.steer({}, {}, {}, 0.1f);
