@@ -1,3 +1,4 @@
+#include "keel/core/file.h"
 #include "keel/save/save_file.h"
 #include "keel/save/system.h"
 #include "keel/world/transform.h"
@@ -146,6 +147,27 @@ TEST(WorldState, DamagedSavesAreErrorsAndLeaveTheWorldEmpty) {
   EXPECT_NE(st.error().message().find("tracked component types"), std::string::npos)
       << st.error().to_string();
   EXPECT_EQ(other.size(), 0u);
+}
+
+// The fuzz seed spells the save layout out by hand (world_save.cpp): it must load as written.
+TEST(WorldState, LoadsTheHandWrittenFuzzSeed) {
+  const save::SaveSystem system({});
+  auto text = read_file(std::string(KEEL_SOURCE_DIR) + "/fuzz/corpus/world_load/two_ships.bin");
+  ASSERT_TRUE(text) << text.error().to_string();
+  save::SaveFile out(system);
+  ASSERT_TRUE(out.begin_save({}));
+  ASSERT_TRUE(out.put(as_bytes(*text)));
+  ASSERT_TRUE(out.end());
+  World world;
+  const Status st = load_world(system, out.bytes(), world);
+  ASSERT_TRUE(st) << st.error().to_string();
+  EXPECT_EQ(world.size(), 2u);
+  const Entity first{0, 0x101};
+  ASSERT_TRUE(world.alive(first));
+  const Transform* t = world.get<Transform>(first);
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->velocity.x, 3.f);
+  EXPECT_EQ(world.create().index, 1u) << "the free list is restored";
 }
 
 }  // namespace
