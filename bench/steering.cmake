@@ -1,0 +1,2 @@
+# Steering fleets (keel::world): the grid neighbour search against brute force, in the same run.
+keel_add_bench(steering SOURCES ${src} LIBS keel::world)
