@@ -56,14 +56,14 @@ struct CollisionFilters {
 Result<CollisionFilters> collision_filters(const spatial::GroupTable& table);
 
 struct PhysicsConfig {
-  Vec2 gravity;            // units / s^2; space: none
+  Vec2 gravity{};          // units / s^2; space: none
   f32 fixed_dt = 1.0f / 60;
   s32 velocity_iterations = 8;
   s32 position_iterations = 3;
   u32 max_steps_per_advance = 8;  // advance() drops whole steps beyond this (counted)
   bool allow_sleep = true;
   // Whether an entity may get a body (the World's liveness); empty: any non-null entity.
-  std::function<bool(Entity)> entity_alive;
+  std::function<bool(Entity)> entity_alive{};
 };
 
 class Physics {

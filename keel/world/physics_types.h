@@ -3,8 +3,9 @@
 // body's definition travels unchanged into a save (physics_state.h).
 //
 // Units, chosen once for the whole engine: positions, lengths and velocities are in world units
-// and one world unit is kMetresPerUnit metres in Box2D (0.1: a fighter of radius 10 units is a
-// 1 m body, inside Box2D's 0.1-10 m sweet spot; the same scale spatial's benchmark uses). Angles
+// and one world unit is kMetresPerUnit metres in Box2D (1/8: a fighter of radius 10 units is a
+// 1.25 m body, inside Box2D's 0.1-10 m sweet spot; a power of two, so converting a value to
+// metres and back is exact and a save's rebuild keeps every bit of every body). Angles
 // are radians counter-clockwise, mass is kg, density kg per square world unit, forces
 // kg * units / s^2, torques kg * units^2 / s^2, inertia kg * units^2. Physics converts at its
 // boundary; game code never sees metres.
@@ -20,7 +21,7 @@
 
 namespace keel::world {
 
-inline constexpr f32 kMetresPerUnit = 0.1f;
+inline constexpr f32 kMetresPerUnit = 0.125f;
 // Box2D's limit on polygon vertices (b2_maxPolygonVertices).
 inline constexpr usize kMaxPolygonVertices = 8;
 // Box2D's collision filter has 16 category bits: group tables may use groups 0..15 only.
@@ -36,7 +37,7 @@ struct ShapeDef {
   ShapeKind kind = ShapeKind::kCircle;
   u8 vertex_count = 0;  // polygons
   f32 radius = 1;       // circles
-  Vec2 offset;          // circles: the centre in body space
+  Vec2 offset{};        // circles: the centre in body space
   std::array<Vec2, kMaxPolygonVertices> vertices{};
 
   static ShapeDef circle(f32 radius, Vec2 offset = {});
@@ -59,7 +60,7 @@ struct BodyDef {
   f32 restitution = 0;
   f32 linear_damping = 0;   // 1/s
   f32 angular_damping = 0;  // 1/s
-  Transform start;          // where the body starts and how it moves
+  Transform start{};        // where the body starts and how it moves
 };
 
 // Bounds of a steering controller (physics_steering.h).
@@ -76,7 +77,7 @@ struct SteeringLimits {
 // until changed or cleared (the blog: steering is an optional part of the Body and exerts extra
 // forces and torques while active).
 struct SteeringCommand {
-  Vec2 desired_velocity;      // units / s
+  Vec2 desired_velocity{};    // units / s
   f32 desired_heading = 0;    // radians
   bool steer_heading = true;  // false: no torque (turrets, debris)
   SteeringLimits limits;
@@ -85,8 +86,8 @@ struct SteeringCommand {
 // A turret on a ship: a revolute joint with a motor, anchored at ship_anchor in the ship's
 // space and turret_anchor in the turret's. The two bodies do not collide with each other.
 struct TurretDef {
-  Vec2 ship_anchor;
-  Vec2 turret_anchor;
+  Vec2 ship_anchor{};
+  Vec2 turret_anchor{};
   f32 max_motor_torque = 0;  // kg * units^2 / s^2; 0: free hinge
   f32 motor_speed = 0;       // radians / s
   bool limit_angle = false;  // lower..upper, radians relative to the angle at attachment
@@ -98,8 +99,8 @@ enum class ContactPhase : u8 { kBegin, kEnd };
 
 // Two bodies' shapes started or stopped touching. a < b (by index, then generation).
 struct ContactEvent {
-  Entity a;
-  Entity b;
+  Entity a{};
+  Entity b{};
   ContactPhase phase = ContactPhase::kBegin;
   friend bool operator==(const ContactEvent&, const ContactEvent&) = default;
 };
