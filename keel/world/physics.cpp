@@ -255,8 +255,7 @@ bool Physics::set_transform(Entity entity, const Transform& t) {
 
 bool Physics::apply_force(Entity entity, Vec2 force, f32 torque) {
   const u32 d = dense_index(entity);
-  if (d == kNoBody || !std::isfinite(force.x) || !std::isfinite(force.y) || !std::isfinite(torque))
-    return false;
+  if (d == kNoBody || !detail::force_ok(force, torque)) return false;
   bodies_[d]->ApplyForceToCenter(to_b2(force), true);
   bodies_[d]->ApplyTorque(torque * kM2, true);
   return true;
@@ -264,7 +263,7 @@ bool Physics::apply_force(Entity entity, Vec2 force, f32 torque) {
 
 bool Physics::apply_impulse(Entity entity, Vec2 impulse) {
   const u32 d = dense_index(entity);
-  if (d == kNoBody || !std::isfinite(impulse.x) || !std::isfinite(impulse.y)) return false;
+  if (d == kNoBody || !detail::force_ok(impulse, 0)) return false;
   bodies_[d]->ApplyLinearImpulseToCenter(to_b2(impulse), true);
   return true;
 }
@@ -355,7 +354,9 @@ bool Physics::detach_turret(Entity turret) {
 }
 
 bool Physics::set_turret_motor(Entity turret, f32 speed, f32 max_torque) {
-  if (!std::isfinite(speed) || !std::isfinite(max_torque) || max_torque < 0) return false;
+  if (!std::isfinite(speed) || std::abs(speed) > kMaxSpeed || !std::isfinite(max_torque) ||
+      max_torque < 0 || max_torque > kMaxForce)
+    return false;
   for (Turret& t : joints_) {
     if (t.turret != turret) continue;
     t.def.motor_speed = speed;

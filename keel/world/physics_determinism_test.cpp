@@ -1,6 +1,7 @@
 // Determinism and save/restore of Physics (issue 14, section 3): the same inputs give the same
 // state hash; a world saved through keel/save mid-fight and restored continues to the same hash
 // as the run that was saved.
+#include "keel/core/file.h"
 #include "keel/save/save_file.h"
 #include "keel/save/system.h"
 #include "keel/world/physics.h"
@@ -9,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 
 namespace keel::world {
@@ -189,6 +192,52 @@ TEST(PhysicsDeterminism, ASaveWithAForgedBoolIsRefused) {
   ASSERT_FALSE(loaded);
   EXPECT_NE(loaded.error().message().find("flag"), std::string::npos);
   EXPECT_EQ(q->body_count(), 0u);
+}
+
+}  // namespace
+}  // namespace keel::world
+
+namespace keel::world {
+namespace {
+
+// The fuzz target's seeds (fuzz/corpus/physics_state/): a save of a small fight (mode 0) and its
+// records back to back (mode 1). Both restore; rewrite with KEEL_WRITE_PHYSICS_CORPUS=1.
+TEST(PhysicsCorpus, SeedsRestore) {
+  auto p = make_physics();
+  setup_fight(*p, {.ships_per_side = 2});
+  run_to(*p, 30, {.ships_per_side = 2});
+  ByteBuffer whole{std::byte{0}};
+  const ByteBuffer file = save_to_bytes(*p);
+  whole.insert(whole.end(), file.begin(), file.end());
+  std::unique_ptr<PhysicsState> state = p->save_state();
+  ByteBuffer records{std::byte{1}};
+  auto append = [&](const auto& list) {
+    records.push_back(static_cast<std::byte>(list.size()));
+    const auto bytes = std::as_bytes(std::span(list));
+    records.insert(records.end(), bytes.begin(), bytes.end());
+  };
+  append(state->bodies);
+  append(state->turrets);
+  append(state->touching);
+  const std::filesystem::path dir = std::filesystem::path(KEEL_SOURCE_DIR) / "fuzz/corpus/physics_state";
+  if (std::getenv("KEEL_WRITE_PHYSICS_CORPUS") != nullptr) {
+    std::filesystem::create_directories(dir);
+    ASSERT_TRUE(write_file_atomic(dir / "fight_save", whole));
+    ASSERT_TRUE(write_file_atomic(dir / "fight_records", records));
+  }
+  for (const char* name : {"fight_save", "fight_records"}) {
+    auto text = read_file(dir / name);
+    ASSERT_TRUE(text) << name;
+    ASSERT_FALSE(text->empty());
+    const ByteSpan all = as_bytes(*text);
+    auto q = make_physics();
+    const ByteSpan in = all.subspan(1);
+    if (all[0] == std::byte{0}) {
+      EXPECT_TRUE(restore_from_bytes(*q, in)) << name;
+    } else {
+      EXPECT_EQ(in.size(), records.size() - 1) << name;
+    }
+  }
 }
 
 }  // namespace

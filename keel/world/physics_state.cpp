@@ -73,6 +73,10 @@ Status PhysicsState::load(save::SaveFile& file) {
   if (st) st = get_records(file, turrets);
   if (st) st = get_records(file, touching);
   if (!st) return st;
+  return check_flags();
+}
+
+Status PhysicsState::check_flags() const {
   for (usize i = 0; i < bodies.size(); ++i) {
     if (!bools_ok(bodies[i]))
       return fail(ErrorCode::kCorrupt, "physics state: body {} has a flag that is not 0 or 1", i);

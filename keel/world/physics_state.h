@@ -57,6 +57,9 @@ class PhysicsState : public save::SaveObject {
   std::vector<PhysicsTurretRecord> turrets;   // attachment order
   std::vector<PhysicsContactRecord> touching;  // sorted, a < b
 
+  // Every flag byte is 0 or 1 (load() checks this before anything reads the bools).
+  Status check_flags() const;
+
   Status save(save::SaveFile& file) override;
   Status load(save::SaveFile& file) override;
 };

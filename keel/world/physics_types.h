@@ -26,6 +26,13 @@ inline constexpr f32 kMetresPerUnit = 0.125f;
 inline constexpr usize kMaxPolygonVertices = 8;
 // Box2D's collision filter has 16 category bits: group tables may use groups 0..15 only.
 inline constexpr usize kMaxPhysicsGroups = 16;
+// Bounds add_body, steer, attach_turret and restore() enforce, so Box2D's floats stay finite:
+// coordinates and shape sizes (units), speeds (units/s), materials, forces and torques.
+inline constexpr f32 kMaxCoordinate = 1e7f;
+inline constexpr f32 kMaxShapeSize = 1e5f;
+inline constexpr f32 kMaxSpeed = 1e7f;
+inline constexpr f32 kMaxMaterial = 1e6f;  // density, friction, restitution, damping
+inline constexpr f32 kMaxForce = 1e12f;    // forces, impulses, torques, steering limits
 // Shortest polygon edge add_body accepts, in world units (Box2D welds closer vertices).
 inline constexpr f32 kMinPolygonEdge = 0.1f;
 

@@ -18,7 +18,9 @@ void ContactQueue::push(b2Contact* contact, ContactPhase phase) {
 namespace {
 
 bool finite(f32 v) { return std::isfinite(v); }
-bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+bool within(f32 v, f32 limit) { return std::isfinite(v) && std::abs(v) <= limit; }
+bool within(Vec2 v, f32 limit) { return within(v.x, limit) && within(v.y, limit); }
+bool material(f32 v) { return std::isfinite(v) && v >= 0 && v <= kMaxMaterial; }
 
 // Strictly convex, counter-clockwise, no two vertices closer than kMinPolygonEdge: Box2D's hull
 // then keeps every vertex (it welds close points and asserts on degenerate hulls).
@@ -28,8 +30,9 @@ Status check_polygon(const ShapeDef& shape) {
     return fail(ErrorCode::kInvalidArgument, "polygon with {} vertices (3..{})", n,
                 kMaxPolygonVertices);
   for (usize i = 0; i < n; ++i) {
-    if (!finite(shape.vertices[i]))
-      return fail(ErrorCode::kInvalidArgument, "polygon vertex {} is not finite", i);
+    if (!within(shape.vertices[i], kMaxShapeSize))
+      return fail(ErrorCode::kInvalidArgument, "polygon vertex {} is not finite or beyond {}", i,
+                  kMaxShapeSize);
     for (usize j = i + 1; j < n; ++j) {
       if (distance(shape.vertices[i], shape.vertices[j]) < kMinPolygonEdge)
         return fail(ErrorCode::kInvalidArgument,
@@ -49,11 +52,10 @@ Status check_polygon(const ShapeDef& shape) {
 Status check_shape(const ShapeDef& shape) {
   switch (shape.kind) {
     case ShapeKind::kCircle:
-      if (!finite(shape.radius) || shape.radius <= 0 || !finite(shape.offset) ||
+      if (!within(shape.radius, kMaxShapeSize) || !within(shape.offset, kMaxShapeSize) ||
           shape.radius * kMetresPerUnit < 1e-3f)
-        return fail(ErrorCode::kInvalidArgument,
-                    "circle radius {} (must be finite and at least {} units)", shape.radius,
-                    1e-3f / kMetresPerUnit);
+        return fail(ErrorCode::kInvalidArgument, "circle radius {} (must be {}..{} units)",
+                    shape.radius, 1e-3f / kMetresPerUnit, kMaxShapeSize);
       return {};
     case ShapeKind::kPolygon:
       return check_polygon(shape);
@@ -64,9 +66,9 @@ Status check_shape(const ShapeDef& shape) {
 }  // namespace
 
 Status check_transform(const Transform& t, const char* what) {
-  if (!finite(t.position) || !finite(t.angle) || !finite(t.velocity) ||
-      !finite(t.angular_velocity))
-    return fail(ErrorCode::kInvalidArgument, "{} is not finite", what);
+  if (!within(t.position, kMaxCoordinate) || !within(t.angle, kMaxCoordinate) ||
+      !within(t.velocity, kMaxSpeed) || !within(t.angular_velocity, kMaxSpeed))
+    return fail(ErrorCode::kInvalidArgument, "{} is not finite or out of bounds", what);
   return {};
 }
 
@@ -77,35 +79,39 @@ Status check_body_def(const BodyDef& def) {
     return fail(ErrorCode::kOutOfRange, "collision group {} (Box2D has {} categories: 0..{})",
                 def.group, kMaxPhysicsGroups, kMaxPhysicsGroups - 1);
   if (Status st = check_shape(def.shape); !st) return st;
-  const bool materials = finite(def.density) && def.density >= 0 && finite(def.friction) &&
-                         def.friction >= 0 && finite(def.restitution) && def.restitution >= 0;
-  if (!materials)
-    return fail(ErrorCode::kInvalidArgument,
-                "density {}, friction {}, restitution {} (finite, not negative)", def.density,
-                def.friction, def.restitution);
-  if (!finite(def.linear_damping) || def.linear_damping < 0 || !finite(def.angular_damping) ||
-      def.angular_damping < 0)
-    return fail(ErrorCode::kInvalidArgument, "damping {} / {} (finite, not negative)",
-                def.linear_damping, def.angular_damping);
+  if (!material(def.density) || !material(def.friction) || !material(def.restitution))
+    return fail(ErrorCode::kInvalidArgument, "density {}, friction {}, restitution {} (0..{})",
+                def.density, def.friction, def.restitution, kMaxMaterial);
+  if (!material(def.linear_damping) || !material(def.angular_damping))
+    return fail(ErrorCode::kInvalidArgument, "damping {} / {} (0..{})", def.linear_damping,
+                def.angular_damping, kMaxMaterial);
   return check_transform(def.start, "the body's start transform");
 }
 
 Status check_turret_def(const TurretDef& def) {
-  if (!finite(def.ship_anchor) || !finite(def.turret_anchor) || !finite(def.motor_speed) ||
-      !finite(def.max_motor_torque) || def.max_motor_torque < 0)
+  if (!within(def.ship_anchor, kMaxShapeSize) || !within(def.turret_anchor, kMaxShapeSize) ||
+      !within(def.motor_speed, kMaxSpeed) || !within(def.max_motor_torque, kMaxForce) ||
+      def.max_motor_torque < 0)
     return fail(ErrorCode::kInvalidArgument,
-                "turret anchors, motor speed and torque must be finite (torque not negative)");
+                "turret anchors, motor speed and torque must be finite and in bounds (torque not "
+                "negative)");
   if (def.limit_angle &&
-      (!finite(def.lower_angle) || !finite(def.upper_angle) || def.lower_angle > def.upper_angle))
+      (!within(def.lower_angle, kMaxCoordinate) || !within(def.upper_angle, kMaxCoordinate) ||
+       def.lower_angle > def.upper_angle))
     return fail(ErrorCode::kInvalidArgument, "turret angle limits {}..{}", def.lower_angle,
                 def.upper_angle);
   return {};
 }
 
 bool steering_is_finite(const SteeringCommand& c) {
-  return finite(c.desired_velocity) && finite(c.desired_heading) && finite(c.limits.max_force) &&
-         finite(c.limits.max_torque) && finite(c.limits.velocity_time) &&
-         finite(c.limits.heading_time) && c.limits.max_force >= 0 && c.limits.max_torque >= 0;
+  return within(c.desired_velocity, kMaxSpeed) && within(c.desired_heading, kMaxCoordinate) &&
+         within(c.limits.max_force, kMaxForce) && within(c.limits.max_torque, kMaxForce) &&
+         finite(c.limits.velocity_time) && finite(c.limits.heading_time) &&
+         c.limits.max_force >= 0 && c.limits.max_torque >= 0;
+}
+
+bool force_ok(Vec2 force, f32 torque) {
+  return within(force, kMaxForce) && within(torque, kMaxForce);
 }
 
 }  // namespace keel::world::detail

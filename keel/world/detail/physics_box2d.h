@@ -44,5 +44,6 @@ Status check_body_def(const BodyDef& def);
 Status check_transform(const Transform& t, const char* what);
 Status check_turret_def(const TurretDef& def);
 bool steering_is_finite(const SteeringCommand& command);
+bool force_ok(Vec2 force, f32 torque);
 
 }  // namespace keel::world::detail
