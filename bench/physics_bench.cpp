@@ -6,9 +6,9 @@
 // the timer paused). Keel's side: a World whose entities have Body components, driven by
 // PhysicsSystem::update(fixed step) — Body/b2Body matching, the steering force of each body's
 // standing command, b2World::Step, transforms read back and written to the Transform
-// components, contact events queued and emitted as World events (flushed each step). The raw side does
-// the same work by hand: the same b2BodyDefs in the same order, the same controller's force per
-// body (ApplyForceToCenter/ApplyTorque), Step, positions read into an array, and a contact
+// components, contact events queued and emitted as World events (flushed each step). The raw side
+// does the same work by hand: the same b2BodyDefs in the same order, the same controller's force
+// per body (ApplyForceToCenter/ApplyTorque), Step, positions read into an array, and a contact
 // listener that queues begin/end pairs. Both sides end in the same state (checked once).
 #include "bench_support.h"
 #include "keel/world/physics.h"
@@ -183,8 +183,8 @@ void raw_step(RawScene& s) {
     t.angle = b->GetAngle();
     t.velocity = {b->GetLinearVelocity().x / k, b->GetLinearVelocity().y / k};
     t.angular_velocity = b->GetAngularVelocity();
-    const f32 inertia = (b->GetInertia() - b->GetMass() * b->GetLocalCenter().LengthSquared()) /
-                        (k * k);
+    const f32 inertia =
+        (b->GetInertia() - b->GetMass() * b->GetLocalCenter().LengthSquared()) / (k * k);
     const SteeringForce f = steering_force(t, b->GetMass(), inertia, s.steer[i], kDt);
     b->ApplyForceToCenter(b2Vec2(f.force.x * k, f.force.y * k), true);
     b->ApplyTorque(f.torque * k * k, true);

@@ -56,7 +56,7 @@ struct CollisionFilters {
 Result<CollisionFilters> collision_filters(const spatial::GroupTable& table);
 
 struct PhysicsConfig {
-  Vec2 gravity{};          // units / s^2; space: none
+  Vec2 gravity{};  // units / s^2; space: none
   f32 fixed_dt = 1.0f / 60;
   s32 velocity_iterations = 8;
   s32 position_iterations = 3;
@@ -75,8 +75,9 @@ class Physics {
   Physics& operator=(const Physics&) = delete;
 
   // --- bodies ----------------------------------------------------------------------------------
-  // Errors: null or dead entity (or an index of 2^24 or more), an entity that already has a body, a group >= 16, a zero or
-  // non-finite size, a degenerate polygon, negative density/friction/damping, non-finite start.
+  // Errors: null or dead entity (or an index of 2^24 or more), an entity that already has a body, a
+  // group >= 16, a zero or non-finite size, a degenerate polygon, negative
+  // density/friction/damping, non-finite start.
   Status add_body(Entity entity, const BodyDef& def);
   // Destroys the body and its joints (their contacts end: an End event in the next delivery).
   // False when the entity has no body.

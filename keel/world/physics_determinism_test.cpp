@@ -157,12 +157,13 @@ TEST(PhysicsDeterminism, DamagedStatesAreRefusedAndChangeNothing) {
   expect_refused([](PhysicsState& s) { s.bodies[1].entity = s.bodies[0].entity; }, "duplicate");
   expect_refused([](PhysicsState& s) { s.bodies[0].def.group = 16; }, "group");
   expect_refused([](PhysicsState& s) { s.bodies[0].def.shape.radius = -1; }, "radius");
-  expect_refused([](PhysicsState& s) { 
-    s.bodies[0].def.shape.kind = ShapeKind::kPolygon;
-    s.bodies[0].def.shape.vertex_count = 9;
-  }, "polygon");
-  expect_refused([](PhysicsState& s) { s.bodies[0].def.start.position.x = std::nanf(""); },
-                 "nan");
+  expect_refused(
+      [](PhysicsState& s) {
+        s.bodies[0].def.shape.kind = ShapeKind::kPolygon;
+        s.bodies[0].def.shape.vertex_count = 9;
+      },
+      "polygon");
+  expect_refused([](PhysicsState& s) { s.bodies[0].def.start.position.x = std::nanf(""); }, "nan");
   expect_refused([](PhysicsState& s) { s.bodies[0].awake = 7; }, "flag");
   expect_refused([](PhysicsState& s) { s.turrets[0].ship = Entity{999, 1}; }, "joint");
   expect_refused([](PhysicsState& s) { s.accumulator = -1; }, "accumulator");
@@ -219,7 +220,8 @@ TEST(PhysicsCorpus, SeedsRestore) {
   append(state->bodies);
   append(state->turrets);
   append(state->touching);
-  const std::filesystem::path dir = std::filesystem::path(KEEL_SOURCE_DIR) / "fuzz/corpus/physics_state";
+  const std::filesystem::path dir =
+      std::filesystem::path(KEEL_SOURCE_DIR) / "fuzz/corpus/physics_state";
   if (std::getenv("KEEL_WRITE_PHYSICS_CORPUS") != nullptr) {
     std::filesystem::create_directories(dir);
     ASSERT_TRUE(write_file_atomic(dir / "fight_save", whole));

@@ -104,7 +104,8 @@ TEST(EntryPoints, PhysicsTurretsAndCommands) {
   EXPECT_FALSE(p.attach_turret(nobody, ship, {}));
   EXPECT_FALSE(p.attach_turret(ship, ship, {}));
   EXPECT_FALSE(p.attach_turret(gun, ship, {.max_motor_torque = -1}));
-  EXPECT_FALSE(p.attach_turret(gun, ship, {.limit_angle = true, .lower_angle = 1, .upper_angle = 0}));
+  EXPECT_FALSE(
+      p.attach_turret(gun, ship, {.limit_angle = true, .lower_angle = 1, .upper_angle = 0}));
   ASSERT_TRUE(p.attach_turret(gun, ship, {}));
   EXPECT_FALSE(p.attach_turret(gun, ship, {}));  // twice
   EXPECT_FALSE(p.set_turret_motor(nobody, 1, 1));

@@ -83,8 +83,7 @@ Status PhysicsState::check_flags() const {
   }
   for (usize i = 0; i < turrets.size(); ++i) {
     if (!bool_byte_ok(turrets[i].def.limit_angle))
-      return fail(ErrorCode::kCorrupt, "physics state: turret {} has a flag that is not 0 or 1",
-                  i);
+      return fail(ErrorCode::kCorrupt, "physics state: turret {} has a flag that is not 0 or 1", i);
   }
   return {};
 }

@@ -29,8 +29,8 @@ inline constexpr u32 kPhysicsStateSaveId = 0x4B570001;  // "KW" 1
 
 struct PhysicsBodyRecord {
   Entity entity;
-  BodyDef def;          // def.start: the body's transform at the save point
-  Transform previous;   // the transform before the last step (interpolation)
+  BodyDef def;         // def.start: the body's transform at the save point
+  Transform previous;  // the transform before the last step (interpolation)
   SteeringCommand steering;
   u8 steering_on = 0;
   u8 awake = 1;
@@ -53,8 +53,8 @@ class PhysicsState : public save::SaveObject {
 
   f64 accumulator = 0;
   u64 steps = 0;
-  std::vector<PhysicsBodyRecord> bodies;      // dense order of the Physics
-  std::vector<PhysicsTurretRecord> turrets;   // attachment order
+  std::vector<PhysicsBodyRecord> bodies;       // dense order of the Physics
+  std::vector<PhysicsTurretRecord> turrets;    // attachment order
   std::vector<PhysicsContactRecord> touching;  // sorted, a < b
 
   // Every flag byte is 0 or 1 (load() checks this before anything reads the bools).

@@ -23,7 +23,8 @@ SteeringForce steering_force(const Transform& state, f32 mass, f32 inertia,
   const f32 tv = std::max(std::isfinite(lim.velocity_time) ? lim.velocity_time : 0.0f, dt);
   const Vec2 error = command.desired_velocity - state.velocity;
   const Vec2 force = error * (mass / tv);
-  if (std::isfinite(force.x) && std::isfinite(force.y)) out.force = clamp_length(force, lim.max_force);
+  if (std::isfinite(force.x) && std::isfinite(force.y))
+    out.force = clamp_length(force, lim.max_force);
 
   const bool turn = command.steer_heading && std::isfinite(inertia) && inertia > 0 &&
                     std::isfinite(lim.max_torque) && lim.max_torque >= 0 &&

@@ -47,8 +47,8 @@ void PhysicsSystem::match_components() {
     if (physics_.has_body(e)) continue;
     const BodyDef def = bodies.at_dense(d).def;
     if (Status st = physics_.add_body(e, def); !st) {
-      KEEL_LOG_WARN(log::Channel::kApp, "PhysicsSystem: entity {}:{:#x}'s Body is refused: {}", e.index, e.generation,
-                st.error().message());
+      KEEL_LOG_WARN(log::Channel::kApp, "PhysicsSystem: entity {}:{:#x}'s Body is refused: {}",
+                    e.index, e.generation, st.error().message());
       world_.remove<Body>(e);
       continue;
     }

@@ -57,8 +57,7 @@ Status check_shape(const ShapeDef& shape) {
         return fail(ErrorCode::kInvalidArgument, "circle radius {} (must be {}..{} units)",
                     shape.radius, 1e-3f / kMetresPerUnit, kMaxShapeSize);
       return {};
-    case ShapeKind::kPolygon:
-      return check_polygon(shape);
+    case ShapeKind::kPolygon: return check_polygon(shape);
   }
   return fail(ErrorCode::kInvalidArgument, "shape kind {}", static_cast<u32>(shape.kind));
 }

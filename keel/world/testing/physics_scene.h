@@ -6,8 +6,8 @@
 // numbers (generation 1): the scene needs no entity manager.
 #pragma once
 
-#include "keel/core/types.h"
 #include "keel/core/assert.h"
+#include "keel/core/types.h"
 #include "keel/world/physics.h"
 
 #include <cmath>
@@ -25,9 +25,9 @@ inline Entity shot_entity(u64 n) { return Entity{static_cast<u32>(20'000 + n), 1
 
 namespace fight_detail {
 
-constexpr u64 kShotEvery = 7;     // steps between shots
-constexpr u64 kShotLife = 90;     // steps a shot lives unless it hits
-constexpr u64 kKillEvery = 97;    // a ship dies every so many steps
+constexpr u64 kShotEvery = 7;   // steps between shots
+constexpr u64 kShotLife = 90;   // steps a shot lives unless it hits
+constexpr u64 kKillEvery = 97;  // a ship dies every so many steps
 
 inline bool is_shot(Entity e) { return e.index >= 20'000; }
 inline bool is_ship(Entity e) { return e.index < 10'000; }
@@ -75,7 +75,9 @@ inline void drive_fight(Physics& physics, const FightOptions& options = {}) {
     if (fight_detail::is_shot(e.a) && fight_detail::is_ship(e.b)) physics.remove_body(e.a);
     if (fight_detail::is_shot(e.b) && fight_detail::is_ship(e.a)) physics.remove_body(e.b);
   }
-  if (step >= fight_detail::kShotLife && step % fight_detail::kShotEvery == 0) physics.remove_body(shot_entity(step / fight_detail::kShotEvery - fight_detail::kShotLife / fight_detail::kShotEvery));
+  if (step >= fight_detail::kShotLife && step % fight_detail::kShotEvery == 0)
+    physics.remove_body(shot_entity(step / fight_detail::kShotEvery -
+                                    fight_detail::kShotLife / fight_detail::kShotEvery));
   if (step > 0 && step % fight_detail::kKillEvery == 0) {
     const u32 victim = static_cast<u32>((step / fight_detail::kKillEvery * 5) % (2 * n));
     physics.remove_body(turret_entity(victim));
@@ -113,6 +115,5 @@ inline void drive_fight(Physics& physics, const FightOptions& options = {}) {
     }
   }
 }
-
 
 }  // namespace keel::world::testing
