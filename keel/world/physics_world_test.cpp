@@ -7,6 +7,12 @@
 namespace keel::world {
 namespace {
 
+// Copies, so no test dereferences a pointer GCC cannot prove non-null.
+Transform transform_of(const World& world, Entity e) {
+  const Transform* t = world.get<Transform>(e);
+  return t != nullptr ? *t : Transform{};
+}
+
 CollisionFilters filters() { return *collision_filters(spatial::citizen_group_table()); }
 
 BodyDef ball(Vec2 at, Vec2 v = {}) {
@@ -22,12 +28,12 @@ TEST(PhysicsWorld, BodiesWriteTransformComponentsEachStep) {
   PhysicsSystem physics(world, {}, filters());
   const Entity e = world.create();
   ASSERT_TRUE(physics.add(e, ball({}, {60, 0})));
-  ASSERT_NE(world.get<Body>(e), nullptr);
+  ASSERT_TRUE(world.has<Body>(e));
   EXPECT_EQ(physics.update(1.0 / 60 + 1e-9), 1u);
-  const Transform* t = world.get<Transform>(e);
-  ASSERT_NE(t, nullptr);
-  EXPECT_NEAR(t->position.x, 1, 1e-3f);
-  EXPECT_EQ(physics.interpolated(e).velocity.x, t->velocity.x);
+  ASSERT_TRUE(world.has<Transform>(e));
+  const Transform t = transform_of(world, e);
+  EXPECT_NEAR(t.position.x, 1, 1e-3f);
+  EXPECT_EQ(physics.interpolated(e).velocity.x, t.velocity.x);
 }
 
 TEST(PhysicsWorld, ABodyComponentMadeByTheWorldGetsItsB2Body) {
@@ -43,9 +49,9 @@ TEST(PhysicsWorld, ABodyComponentMadeByTheWorldGetsItsB2Body) {
   EXPECT_TRUE(physics.physics().has_body(e));
   EXPECT_FALSE(physics.physics().has_body(bad));
   world.flush();
-  EXPECT_EQ(world.get<Body>(bad), nullptr);  // refused: the component is removed
-  ASSERT_NE(world.get<Transform>(e), nullptr);
-  EXPECT_EQ(world.get<Transform>(e)->position, (Vec2{3, 4}));
+  EXPECT_FALSE(world.has<Body>(bad));  // refused: the component is removed
+  ASSERT_TRUE(world.has<Transform>(e));
+  EXPECT_EQ(transform_of(world, e).position, (Vec2{3, 4}));
 }
 
 TEST(PhysicsWorld, KilledEntitiesAndRemovedComponentsLoseTheirBodies) {

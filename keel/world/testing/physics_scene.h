@@ -48,19 +48,22 @@ inline void setup_fight(Physics& physics, const FightOptions& options = {}) {
     def.start.position = {ally ? -300.0f : 300.0f, (row - static_cast<f32>(n) / 2) * 40};
     def.start.angle = ally ? 0.0f : 3.14159265f;
     if (i == 0) def.start.position += options.perturb;
-    KEEL_ASSERT(physics.add_body(ship_entity(i), def).has_value(), "fight: ship");
+    [[maybe_unused]] const bool ship_ok = physics.add_body(ship_entity(i), def).has_value();
+    KEEL_ASSERT(ship_ok, "fight: ship");
     BodyDef gun;
     gun.group = def.group;
     gun.shape = ShapeDef::circle(3);
     gun.density = 0.5f;
     gun.start.position = def.start.position;
     gun.start.angle = def.start.angle;
-    KEEL_ASSERT(physics.add_body(turret_entity(i), gun).has_value(), "fight: turret");
+    [[maybe_unused]] const bool gun_ok = physics.add_body(turret_entity(i), gun).has_value();
+    KEEL_ASSERT(gun_ok, "fight: turret");
     TurretDef mount;
     mount.max_motor_torque = 2000;
     mount.motor_speed = ally ? 1.0f : -1.0f;
-    KEEL_ASSERT(physics.attach_turret(turret_entity(i), ship_entity(i), mount).has_value(),
-                "fight: mount");
+    [[maybe_unused]] const bool mount_ok =
+        physics.attach_turret(turret_entity(i), ship_entity(i), mount).has_value();
+    KEEL_ASSERT(mount_ok, "fight: mount");
   }
 }
 
