@@ -22,6 +22,10 @@ namespace keel::world {
 using detail::from_b2;
 using detail::to_b2;
 
+static_assert(sizeof(ShapeDef) == 4 + 4 + 8 + 8 * kMaxPolygonVertices, "ShapeDef: no padding");
+static_assert(sizeof(BodyDef) == 4 + sizeof(ShapeDef) + 5 * 4 + sizeof(Transform),
+              "BodyDef: no padding");
+
 namespace {
 constexpr f32 kM2 = kMetresPerUnit * kMetresPerUnit;  // square metres per square unit
 b2RevoluteJoint* joint_of(void* p) { return static_cast<b2RevoluteJoint*>(p); }

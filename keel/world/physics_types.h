@@ -42,9 +42,10 @@ enum class ShapeKind : u8 { kCircle, kPolygon };
 // counter-clockwise order, body space, strictly convex, every edge at least kMinPolygonEdge long).
 struct ShapeDef {
   ShapeKind kind = ShapeKind::kCircle;
-  u8 vertex_count = 0;  // polygons
-  f32 radius = 1;       // circles
-  Vec2 offset{};        // circles: the centre in body space
+  u8 vertex_count = 0;         // polygons
+  std::array<u8, 2> unused{};  // explicit: no padding bytes (Body is hashed as bytes)
+  f32 radius = 1;              // circles
+  Vec2 offset{};               // circles: the centre in body space
   std::array<Vec2, kMaxPolygonVertices> vertices{};
 
   static ShapeDef circle(f32 radius, Vec2 offset = {});
@@ -56,6 +57,7 @@ struct ShapeDef {
 
 enum class BodyType : u8 { kStatic, kKinematic, kDynamic };
 
+// No padding bytes (static_assert in physics.cpp): a Body component hashes and saves as its bytes.
 struct BodyDef {
   BodyType type = BodyType::kDynamic;
   spatial::GroupId group = 0;  // collision group (< 16), filtered through the group table

@@ -14,6 +14,7 @@ PhysicsConfig with_world(PhysicsConfig config, World& world) {
 
 PhysicsSystem::PhysicsSystem(World& world, PhysicsConfig config, CollisionFilters filters)
     : world_(world), physics_(with_world(std::move(config), world), filters) {
+  world_.track_state<Body>();  // Body components join the world's hash and saves
   kill_listener_ = world_.on_kill([this](World&, Entity e) { physics_.remove_body(e); });
 }
 

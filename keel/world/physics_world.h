@@ -15,6 +15,10 @@
 // Body component ended is destroyed. Killed entities lose their bodies in the World's flush
 // (an on_kill listener: never inside a Box2D callback). Replacing a Body component with
 // create<Body> does not change the b2Body: remove it and add it again.
+//
+// Saves: the constructor tracks Body in the world (World::track_state), so World::save keeps
+// the components; the b2Bodys travel in a PhysicsState (physics_state.h) in the same session.
+// Restore the World first, then Physics::restore (its entity checks ask the restored world).
 #pragma once
 
 #include "keel/core/error.h"

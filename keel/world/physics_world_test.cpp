@@ -98,3 +98,76 @@ TEST(PhysicsWorld, ContactsBecomeWorldEventsAtTheFlush) {
 
 }  // namespace
 }  // namespace keel::world
+
+#include "keel/save/save_file.h"
+#include "keel/save/system.h"
+#include "keel/world/physics_state.h"
+
+namespace keel::world {
+namespace {
+
+constexpr f64 kStep = 1.0f / 60;  // exactly PhysicsConfig's default fixed_dt
+
+struct Game {
+  World world;
+  PhysicsSystem physics{world, {}, filters()};
+  Game() {
+    // Game code on contacts: whoever is hit second (b) in a begin dies, unless it is a wall.
+    world.on<ContactEvent>([](World& w, const ContactEvent& c) {
+      if (c.phase == ContactPhase::kBegin && c.b.index % 5 == 0) w.kill(c.b);
+    });
+  }
+  void populate() {
+    for (u32 i = 0; i < 30; ++i) {
+      const Entity e = world.create();
+      const f32 x = static_cast<f32>(i % 6) * 14 - 35;
+      const f32 y = static_cast<f32>(i / 6) * 14 - 28;
+      (void)physics.add(e, ball({x, y}, {-x * 2 + y, -y * 2 - x}));
+    }
+  }
+  void frame() {
+    physics.update(kStep);
+    world.flush();
+  }
+  u64 hash() const { return world.state_hash() ^ (physics.physics().state_hash() * 31); }
+};
+
+const save::SaveSystem& saves() {
+  static const save::SaveSystem system({save::type<PhysicsState>()});
+  return system;
+}
+
+TEST(PhysicsWorld, SavedWithItsWorldMidFightContinuesToTheSameHash) {
+  Game saved;
+  saved.populate();
+  for (int i = 0; i < 60; ++i) saved.frame();
+  save::SaveFile out(saves());
+  Status st = out.begin_save("");
+  if (st) st = saved.world.save(out);
+  std::unique_ptr<PhysicsState> state = saved.physics.physics().save_state();
+  out.declare_object(state.get());
+  if (st) st = out.process_objects();
+  ASSERT_TRUE(out.end(st));
+  const usize alive_at_save = saved.world.size();
+  for (int i = 0; i < 120; ++i) saved.frame();
+
+  Game restored;
+  save::SaveFile in(saves());
+  st = in.begin_load_bytes(out.bytes());
+  if (st) st = restored.world.load(in);
+  if (st) st = in.process_objects();
+  ASSERT_TRUE(in.end(st));
+  EXPECT_EQ(restored.world.size(), alive_at_save);
+  for (auto& object : in.take_objects()) {
+    if (auto* s = dynamic_cast<PhysicsState*>(object.get())) {
+      ASSERT_TRUE(restored.physics.physics().restore(*s));
+    }
+  }
+  EXPECT_EQ(restored.physics.physics().body_count(), state->bodies.size());
+  for (int i = 0; i < 120; ++i) restored.frame();
+  EXPECT_EQ(restored.hash(), saved.hash());
+  EXPECT_LT(saved.world.size(), 30u);  // the fight killed some
+}
+
+}  // namespace
+}  // namespace keel::world
