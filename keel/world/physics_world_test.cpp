@@ -99,6 +99,7 @@ TEST(PhysicsWorld, ContactsBecomeWorldEventsAtTheFlush) {
 }  // namespace
 }  // namespace keel::world
 
+#include "keel/core/testing/alloc_counter.h"
 #include "keel/save/save_file.h"
 #include "keel/save/system.h"
 #include "keel/world/physics_state.h"
@@ -167,6 +168,22 @@ TEST(PhysicsWorld, SavedWithItsWorldMidFightContinuesToTheSameHash) {
   for (int i = 0; i < 120; ++i) restored.frame();
   EXPECT_EQ(restored.hash(), saved.hash());
   EXPECT_LT(saved.world.size(), 30u);  // the fight killed some
+}
+
+TEST(PhysicsWorld, SteadyFramesAllocateNothing) {
+  Game game;
+  game.populate();
+  for (u32 i = 0; i < 30; ++i) {
+    SteeringCommand c;
+    c.desired_velocity = {static_cast<f32>(i % 7) * 5 - 15, static_cast<f32>(i % 3) * 5 - 5};
+    c.limits.max_force = 2000;
+    c.limits.max_torque = 2000;
+    game.physics.physics().steer(game.world.store<Body>().entities()[i], c);
+  }
+  for (int i = 0; i < 240; ++i) game.frame();  // the fight settles; buffers have grown
+  keel::testing::AllocationScope scope;
+  for (int i = 0; i < 60; ++i) game.frame();
+  EXPECT_EQ(scope.count(), 0u) << scope.counts();
 }
 
 }  // namespace
