@@ -1,0 +1,174 @@
+#include "keel/world/particles.h"
+
+#include "keel/core/assert.h"
+#include "keel/world/detail/particles_random.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <numbers>
+
+namespace keel::world {
+
+using spatial::Vec2;
+
+namespace {
+
+u32 next_system_id() {
+  static std::atomic<u32> next{0};
+  u32 id = 0;
+  while (id == 0) id = ++next;  // 0 stays the null id, also after wrapping
+  return id;
+}
+
+EffectDef empty_effect() {
+  EffectDef def;
+  def.capacity = 1;
+  return def;
+}
+
+}  // namespace
+
+ParticleSystem::ParticleSystem(u64 seed)
+    : id_(next_system_id()), seed_(seed), empty_(empty_effect()) {}
+
+Result<EffectId> ParticleSystem::add_effect(std::string_view name, const EffectDef& def) {
+  if (name.empty()) return fail(ErrorCode::kInvalidArgument, "a particle effect needs a name");
+  if (find_effect(name)) {
+    return fail(ErrorCode::kAlreadyExists, "particle effect `{}` is already defined", name);
+  }
+  if (Status valid = check_effect(def); !valid) {
+    return fail(valid.error().code(), "particle effect `{}`: {}", name, valid.error().message());
+  }
+  pools_.emplace_back(def);
+  names_.emplace_back(name);
+  name_hashes_.push_back(string_hash(name));
+  return EffectId{static_cast<u32>(pools_.size() - 1), id_};
+}
+
+Result<EffectId> ParticleSystem::load_effect(std::string_view name, ByteSpan chunk) {
+  Result<EffectDef> def = decode_effect(chunk, name);
+  if (!def) return Unexpected(std::move(def.error()));
+  return add_effect(name, *def);
+}
+
+EffectId ParticleSystem::find_effect(std::string_view name) const {
+  const Hash h = string_hash(name);
+  for (usize i = 0; i < names_.size(); ++i) {
+    if (name_hashes_[i] == h && names_[i] == name) return EffectId{static_cast<u32>(i), id_};
+  }
+  return {};
+}
+
+std::string_view ParticleSystem::effect_name(EffectId effect) const {
+  return owns(effect) ? std::string_view(names_[effect.index]) : std::string_view();
+}
+
+Emitter ParticleSystem::make_emitter(EffectId effect, const EmitterOptions& options) {
+  KEEL_ASSERT(owns(effect), "make_emitter() with an effect id of another system or a null one");
+  Emitter e;
+  e.effect = effect;
+  e.offset = options.offset;
+  e.angle = options.angle;
+  e.on = options.on;
+  e.random = detail::mix_seed(seed_ ^ detail::mix_seed(++emitters_made_));
+  return e;
+}
+
+void ParticleSystem::emit(Emitter& emitter, const Transform& at, f32 dt) {
+  KEEL_ASSERT(owns(emitter.effect),
+              "ParticleSystem::emit() of an emitter whose effect is null or of another system");
+  KEEL_ASSERT(dt >= 0, "ParticleSystem::emit() with dt {} (must be >= 0)", dt);
+  if (!owns(emitter.effect)) return;
+  if (!(dt >= 0)) dt = 0;
+  ParticlePool& pool = pools_[emitter.effect.index];
+  const EffectDef& def = pool.effect();
+  u64 count = u64{emitter.bursts} * def.burst;
+  emitter.bursts = 0;
+  if (!emitter.on) {
+    emitter.started = false;
+  } else {
+    if (!emitter.started) {  // switched on: the start burst, then the rate for the duration
+      emitter.started = true;
+      emitter.elapsed = 0;
+      emitter.owed = 0;
+      count += def.burst;
+    }
+    f32 active = dt;
+    if (def.duration > 0) active = std::clamp(def.duration - emitter.elapsed, 0.0f, dt);
+    emitter.owed += static_cast<f64>(def.rate) * static_cast<f64>(active);
+    const f64 whole = std::floor(emitter.owed);
+    emitter.owed -= whole;
+    count += static_cast<u64>(whole);
+    emitter.elapsed += dt;
+  }
+  // More than the pool holds would only be dropped: count them without drawing numbers.
+  const u64 room = pool.capacity() - pool.size();
+  if (count > room) {
+    spawn(pool, emitter, at, static_cast<u32>(room));
+    pool.dropped_ += count - room;
+    return;
+  }
+  spawn(pool, emitter, at, static_cast<u32>(count));
+}
+
+void ParticleSystem::spawn(ParticlePool& pool, Emitter& emitter, const Transform& at, u32 count) {
+  const EffectDef& def = pool.effect();
+  const Vec2 origin = at.position + spatial::rotated(emitter.offset, at.angle);
+  const f32 facing = at.angle + emitter.angle + def.direction;
+  const Vec2 inherited = at.velocity * def.inherit;
+  u64& rng = emitter.random;
+  for (u32 i = 0; i < count; ++i) {
+    const f32 life = def.life_min + (def.life_max - def.life_min) * detail::next_unit(rng);
+    const f32 speed = def.speed_min + (def.speed_max - def.speed_min) * detail::next_unit(rng);
+    const f32 angle = facing + def.spread * (detail::next_unit(rng) - 0.5f);
+    Vec2 position = origin;
+    if (def.radius > 0) {  // uniform in the disc
+      const f32 r = def.radius * std::sqrt(detail::next_unit(rng));
+      position += spatial::from_angle(2 * std::numbers::pi_v<f32> * detail::next_unit(rng)) * r;
+    }
+    pool.add(position, spatial::from_angle(angle) * speed + inherited, life);
+  }
+}
+
+void ParticleSystem::update(f32 dt) {
+  KEEL_ASSERT(dt >= 0, "ParticleSystem::update() with dt {} (must be >= 0)", dt);
+  if (!(dt >= 0)) dt = 0;
+  for (ParticlePool& pool : pools_) pool.update(dt);
+}
+
+void ParticleSystem::clear() {
+  for (ParticlePool& pool : pools_) pool.clear();
+}
+
+const ParticlePool& ParticleSystem::pool(usize index) const {
+  KEEL_ASSERT(index < pools_.size(), "ParticleSystem::pool({}) of {} pools", index, pools_.size());
+  return index < pools_.size() ? pools_[index] : empty_;
+}
+
+const ParticlePool& ParticleSystem::pool(EffectId effect) const {
+  KEEL_ASSERT(owns(effect), "ParticleSystem::pool() of a null effect or one of another system");
+  return owns(effect) ? pools_[effect.index] : empty_;
+}
+
+usize ParticleSystem::live_count() const {
+  usize n = 0;
+  for (const ParticlePool& pool : pools_) n += pool.size();
+  return n;
+}
+
+u64 ParticleSystem::state_hash() const {
+  Hasher64 h(seed_);
+  for (const ParticlePool& pool : pools_) {
+    const u32 n = pool.size();
+    h.update(&n, sizeof n);
+    h.update(pool.positions().data(), pool.positions().size_bytes());
+    h.update(pool.velocities().data(), pool.velocities().size_bytes());
+    h.update(pool.ages().data(), pool.ages().size_bytes());
+    h.update(pool.colours().data(), pool.colours().size_bytes());
+    h.update(pool.sizes().data(), pool.sizes().size_bytes());
+  }
+  return h.digest();
+}
+
+}  // namespace keel::world

@@ -1,0 +1,107 @@
+// keel::world::ParticleSystem: the effects of a world, one fixed-capacity particle pool per
+// effect, and the Emitter component that sprays an effect's particles from an entity.
+//
+//   ParticleSystem particles(/*seed=*/7);
+//   EffectId sparks = *particles.load_effect("sparks", chunk);   // a pack's ParticleEffect chunk
+//   Emitter gun = particles.make_emitter(sparks, {.offset = {0.5f, 0}});
+//   ParticleSystem::burst(gun);                                  // a one-shot burst (a shot)
+//   each frame:  particles.update(dt);                           // age, remove, move, colour
+//                particles.emit(gun, ship_transform, dt);        // for every emitter
+//   drawing:     for (usize p = 0; p < particles.pool_count(); ++p)
+//                  draw(pool.positions(), pool.colours(), pool.sizes());
+//
+// Frame order: update() first, then emit() per emitter, so new particles are drawn at their
+// start (age 0, start colour and size) in the frame they appear. Randomness (life, speed,
+// direction, start disc) comes from each emitter's own PCG32 stream, seeded by make_emitter from
+// the system's seed and a counter: the same seed and the same calls replay the same particles.
+#pragma once
+
+#include "keel/core/bytes.h"
+#include "keel/core/error.h"
+#include "keel/core/hash.h"
+#include "keel/core/types.h"
+#include "keel/world/particles_effect.h"
+#include "keel/world/particles_pool.h"
+#include "keel/world/transform.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace keel::world {
+
+// Names an effect of one ParticleSystem. Default: null.
+struct EffectId {
+  u32 index = 0;
+  u32 system = 0;  // the owning system's id (0: null)
+  explicit operator bool() const { return system != 0; }
+  friend constexpr bool operator==(EffectId, EffectId) = default;
+};
+
+struct EmitterOptions {
+  spatial::Vec2 offset;  // where on the entity, in the entity's frame (rotates with it)
+  f32 angle = 0;         // turns the effect's direction, in the entity's frame
+  bool on = true;        // emits at its rate while on (bursts are emitted either way)
+};
+
+// The component: plain data (copyable, savable). The system keeps no per-emitter state.
+struct Emitter {
+  EffectId effect;
+  spatial::Vec2 offset;
+  f32 angle = 0;
+  bool on = true;  // switching on (re)starts it: start burst, then rate for the duration
+  u32 bursts = 0;  // one-shot bursts requested (each emits the effect's burst count)
+  // State written by ParticleSystem::emit.
+  bool started = false;  // on and its start burst emitted
+  f32 elapsed = 0;       // seconds since the start
+  f64 owed = 0;          // fraction of a particle the rate has accumulated
+  u64 random = 0;        // the PCG32 state
+};
+
+class ParticleSystem {
+ public:
+  explicit ParticleSystem(u64 seed = 0);
+
+  // Adds an effect and its pool (capacity def.capacity, allocated now). kAlreadyExists for a
+  // name taken, kOutOfRange for an invalid definition, kInvalidArgument for an empty name.
+  Result<EffectId> add_effect(std::string_view name, const EffectDef& def);
+  // add_effect from a chunk written by the Effect pipeline handler (decode_effect's checks).
+  Result<EffectId> load_effect(std::string_view name, ByteSpan chunk);
+  EffectId find_effect(std::string_view name) const;  // null when unknown
+  usize effect_count() const { return pools_.size(); }
+  std::string_view effect_name(EffectId effect) const;  // "" for a null or foreign id
+  bool owns(EffectId effect) const { return effect.system == id_ && effect.index < pools_.size(); }
+
+  // A new emitter of `effect` with its own random stream.
+  Emitter make_emitter(EffectId effect, const EmitterOptions& options = {});
+  // Requests `times` one-shot bursts of the emitter's effect, emitted by its next emit().
+  static void burst(Emitter& emitter, u32 times = 1) { emitter.bursts += times; }
+
+  // Emits what `emitter` owes for a frame of dt seconds, from an entity at `at`. An emitter of
+  // a null or foreign effect asserts and emits nothing; a negative or NaN dt counts as 0.
+  void emit(Emitter& emitter, const Transform& at, f32 dt);
+  // Advances every pool by dt seconds.
+  void update(f32 dt);
+  // Removes every particle (effects and emitters stay).
+  void clear();
+
+  usize pool_count() const { return pools_.size(); }
+  const ParticlePool& pool(usize index) const;
+  const ParticlePool& pool(EffectId effect) const;
+  usize live_count() const;
+  // A 64-bit hash of every live particle (positions, velocities, ages, colours, sizes).
+  u64 state_hash() const;
+
+ private:
+  void spawn(ParticlePool& pool, Emitter& emitter, const Transform& at, u32 count);
+
+  u32 id_;
+  u64 seed_;
+  u64 emitters_made_ = 0;
+  std::vector<ParticlePool> pools_;
+  std::vector<std::string> names_;
+  std::vector<Hash> name_hashes_;
+  ParticlePool empty_;  // what pool() returns for a bad index (after its assert)
+};
+
+}  // namespace keel::world
