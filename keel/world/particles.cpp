@@ -1,7 +1,9 @@
 #include "keel/world/particles.h"
 
 #include "keel/core/assert.h"
+#include "keel/world/components.h"
 #include "keel/world/detail/particles_random.h"
+#include "keel/world/world.h"
 
 #include <algorithm>
 #include <atomic>
@@ -71,6 +73,7 @@ Emitter ParticleSystem::make_emitter(EffectId effect, const EmitterOptions& opti
   e.offset = options.offset;
   e.angle = options.angle;
   e.on = options.on;
+  e.burst_on_shoot = options.burst_on_shoot;
   e.random = detail::mix_seed(seed_ ^ detail::mix_seed(++emitters_made_));
   return e;
 }
@@ -169,6 +172,19 @@ u64 ParticleSystem::state_hash() const {
     h.update(pool.sizes().data(), pool.sizes().size_bytes());
   }
   return h.digest();
+}
+
+void tick_particles(World& world, ParticleSystem& particles, f32 dt) {
+  particles.update(dt);
+  world.view<Emitter, Transform>().each(
+      [&](Entity, Emitter& emitter, Transform& at) { particles.emit(emitter, at, dt); });
+}
+
+ListenerId connect_particle_bursts(World& world) {
+  return world.on<Shoot>([](World& w, const Shoot& shot) {
+    Emitter* emitter = w.get<Emitter>(shot.shooter);
+    if (emitter != nullptr && emitter->burst_on_shoot) ParticleSystem::burst(*emitter);
+  });
 }
 
 }  // namespace keel::world

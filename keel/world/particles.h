@@ -20,6 +20,7 @@
 #include "keel/core/error.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
+#include "keel/world/listeners.h"
 #include "keel/world/particles_effect.h"
 #include "keel/world/particles_pool.h"
 #include "keel/world/transform.h"
@@ -39,9 +40,10 @@ struct EffectId {
 };
 
 struct EmitterOptions {
-  spatial::Vec2 offset;  // where on the entity, in the entity's frame (rotates with it)
-  f32 angle = 0;         // turns the effect's direction, in the entity's frame
-  bool on = true;        // emits at its rate while on (bursts are emitted either way)
+  spatial::Vec2 offset;         // where on the entity, in the entity's frame (rotates with it)
+  f32 angle = 0;                // turns the effect's direction, in the entity's frame
+  bool on = true;               // emits at its rate while on (bursts are emitted either way)
+  bool burst_on_shoot = false;  // a Shoot event of its entity requests a burst (gun flames)
 };
 
 // The component: plain data (copyable, savable). The system keeps no per-emitter state.
@@ -51,6 +53,7 @@ struct Emitter {
   f32 angle = 0;
   bool on = true;  // switching on (re)starts it: start burst, then rate for the duration
   u32 bursts = 0;  // one-shot bursts requested (each emits the effect's burst count)
+  bool burst_on_shoot = false;  // connect_particle_bursts: its entity's Shoot requests a burst
   // State written by ParticleSystem::emit.
   bool started = false;  // on and its start burst emitted
   f32 elapsed = 0;       // seconds since the start
@@ -103,5 +106,15 @@ class ParticleSystem {
   std::vector<Hash> name_hashes_;
   ParticlePool empty_;  // what pool() returns for a bad index (after its assert)
 };
+
+class World;
+
+// The frame's particle pass over a World: particles.update(dt), then emit() for every entity
+// with an Emitter and a Transform (in the Emitter store's dense order).
+void tick_particles(World& world, ParticleSystem& particles, f32 dt);
+
+// Subscribes the gun-flame reaction: a Shoot whose shooter has an Emitter with burst_on_shoot
+// requests one burst of it (emitted by the next tick_particles).
+ListenerId connect_particle_bursts(World& world);
 
 }  // namespace keel::world
