@@ -36,8 +36,9 @@ ParticleSystem::ParticleSystem(u64 seed)
 
 Result<EffectId> ParticleSystem::add_effect(std::string_view name, const EffectDef& def) {
   if (name.empty()) return fail(ErrorCode::kInvalidArgument, "a particle effect needs a name");
-  if (find_effect(name)) {
-    return fail(ErrorCode::kAlreadyExists, "particle effect `{}` is already defined", name);
+  if (find_effect(name) || find_effect(runtime_id(name))) {  // names and their hashes unique
+    return fail(ErrorCode::kAlreadyExists,
+                "particle effect `{}` is already defined (or its name hash is)", name);
   }
   if (Status valid = check_effect(def); !valid) {
     return fail(valid.error().code(), "particle effect `{}`: {}", name, valid.error().message());
@@ -58,6 +59,13 @@ EffectId ParticleSystem::find_effect(std::string_view name) const {
   const Hash h = string_hash(name);
   for (usize i = 0; i < names_.size(); ++i) {
     if (name_hashes_[i] == h && names_[i] == name) return EffectId{static_cast<u32>(i), id_};
+  }
+  return {};
+}
+
+EffectId ParticleSystem::find_effect(StringId name) const {
+  for (usize i = 0; i < name_hashes_.size(); ++i) {
+    if (name_hashes_[i] == name.value) return EffectId{static_cast<u32>(i), id_};
   }
   return {};
 }

@@ -71,6 +71,7 @@ class ParticleSystem {
   // add_effect from a chunk written by the Effect pipeline handler (decode_effect's checks).
   Result<EffectId> load_effect(std::string_view name, ByteSpan chunk);
   EffectId find_effect(std::string_view name) const;  // null when unknown
+  EffectId find_effect(StringId name) const;          // by the name's hash ("sparks"_id)
   usize effect_count() const { return pools_.size(); }
   std::string_view effect_name(EffectId effect) const;  // "" for a null or foreign id
   bool owns(EffectId effect) const { return effect.system == id_ && effect.index < pools_.size(); }
