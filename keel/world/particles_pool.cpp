@@ -4,29 +4,49 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace keel::world {
 
 using spatial::Vec2;
+using tween::Ease;
 
 namespace {
 
-std::array<f32, 4> channels(Rgba8 c) {
-  return {static_cast<f32>(c.r), static_cast<f32>(c.g), static_cast<f32>(c.b),
-          static_cast<f32>(c.a)};
-}
+// Particles per block: the curve passes run over a block right after the motion pass moved it,
+// while it is still in the L1 cache.
+constexpr u32 kBlock = 256;
 
 u8 to_channel(f32 v) { return static_cast<u8>(std::clamp(v, 0.0f, 255.0f) + 0.5f); }
 
-}  // namespace
-
-ParticlePool::Curve ParticlePool::bake(tween::Ease ease) {
-  Curve curve{};
-  for (u32 i = 0; i <= kCurveSamples; ++i) {
-    curve[i] = tween::ease(ease, static_cast<f32>(i) / static_cast<f32>(kCurveSamples));
-  }
-  return curve;
+template <Ease E>
+void size_pass(const f32* age, const f32* life, f32* size, u32 begin, u32 end, f32 start,
+               f32 delta) {
+  for (u32 i = begin; i < end; ++i) size[i] = start + delta * tween::ease_at<E>(age[i] / life[i]);
 }
+
+template <Ease E>
+void colour_pass(const f32* age, const f32* life, Rgba8* colour, u32 begin, u32 end, const f32* c) {
+  const f32 r = c[0], g = c[1], b = c[2], a = c[3], dr = c[4], dg = c[5], db = c[6], da = c[7];
+  for (u32 i = begin; i < end; ++i) {
+    const f32 w = tween::ease_at<E>(age[i] / life[i]);
+    colour[i] = {to_channel(r + dr * w), to_channel(g + dg * w), to_channel(b + db * w),
+                 to_channel(a + da * w)};
+  }
+}
+
+template <usize... I>
+constexpr auto size_passes(std::index_sequence<I...>) {
+  return std::array{&size_pass<static_cast<Ease>(I)>...};
+}
+template <usize... I>
+constexpr auto colour_passes(std::index_sequence<I...>) {
+  return std::array{&colour_pass<static_cast<Ease>(I)>...};
+}
+constexpr auto kSizePasses = size_passes(std::make_index_sequence<tween::kEaseCount>());
+constexpr auto kColourPasses = colour_passes(std::make_index_sequence<tween::kEaseCount>());
+
+}  // namespace
 
 ParticlePool::ParticlePool(const EffectDef& def) : def_(def) {
   const Status valid = check_effect(def);
@@ -40,13 +60,18 @@ ParticlePool::ParticlePool(const EffectDef& def) : def_(def) {
   velocity_.resize(n);
   age_.resize(n);
   life_.resize(n);
-  colour_.resize(n);
+  rgba_.resize(n);
   size_.resize(n);
-  size_curve_ = bake(def_.size_ease);
-  colour_curve_ = bake(def_.colour_ease);
-  colour0_ = channels(def_.colour_start);
-  const std::array<f32, 4> end = channels(def_.colour_end);
-  for (usize c = 0; c < 4; ++c) colour_delta_[c] = end[c] - colour0_[c];
+  size_pass_ = kSizePasses[static_cast<usize>(def_.size_ease)];
+  colour_pass_ = kColourPasses[static_cast<usize>(def_.colour_ease)];
+  const Rgba8 s = def_.colour_start;
+  const Rgba8 e = def_.colour_end;
+  const std::array<u8, 4> start = {s.r, s.g, s.b, s.a};
+  const std::array<u8, 4> end = {e.r, e.g, e.b, e.a};
+  for (usize c = 0; c < 4; ++c) {
+    colour_curve_[c] = static_cast<f32>(start[c]);
+    colour_curve_[c + 4] = static_cast<f32>(end[c]) - static_cast<f32>(start[c]);
+  }
 }
 
 bool ParticlePool::add(Vec2 position, Vec2 velocity, f32 life) {
@@ -59,17 +84,9 @@ bool ParticlePool::add(Vec2 position, Vec2 velocity, f32 life) {
   velocity_[i] = velocity;
   age_[i] = 0;
   life_[i] = life - kLifeSlack;
-  colour_[i] = def_.colour_start;
+  rgba_[i] = def_.colour_start;
   size_[i] = def_.size_start;
   return true;
-}
-
-void ParticlePool::remove(u32 i) {
-  const u32 last = --count_;
-  position_[i] = position_[last];
-  velocity_[i] = velocity_[last];
-  age_[i] = age_[last];
-  life_[i] = life_[last];
 }
 
 void ParticlePool::update(f32 dt) {
@@ -77,34 +94,39 @@ void ParticlePool::update(f32 dt) {
   if (!(dt >= 0)) dt = 0;  // NaN too
   const f32 damp = std::exp(-def_.drag * dt);
   const Vec2 dv = def_.gravity * dt;
-  const f32 size0 = def_.size_start;
+  const f32 size_start = def_.size_start;
   const f32 size_delta = def_.size_end - def_.size_start;
   Vec2* const pos = position_.data();
   Vec2* const vel = velocity_.data();
   f32* const age = age_.data();
   f32* const life = life_.data();
-  Rgba8* const colour = colour_.data();
-  f32* const size = size_.data();
-  u32 i = 0;
-  while (i < count_) {
-    const f32 a = age[i] + dt;
-    if (a >= life[i]) {  // ends: the last particle moves here and is processed next
-      remove(i);
-      continue;
+  u32 n = count_;
+  u32 begin = 0;
+  while (begin < n) {
+    // Motion: age, remove the ended (the last particle moves into the hole and is processed
+    // next, inside this block), move.
+    u32 i = begin;
+    while (i < n && i < begin + kBlock) {
+      const f32 a = age[i] + dt;
+      if (a >= life[i]) {
+        --n;
+        pos[i] = pos[n];
+        vel[i] = vel[n];
+        age[i] = age[n];
+        life[i] = life[n];
+        continue;
+      }
+      age[i] = a;
+      const Vec2 v = vel[i] * damp + dv;
+      vel[i] = v;
+      pos[i] += v * dt;
+      ++i;
     }
-    age[i] = a;
-    const Vec2 v = vel[i] * damp + dv;
-    vel[i] = v;
-    pos[i] += v * dt;
-    const f32 t = a / life[i];
-    size[i] = size0 + size_delta * sample(size_curve_, t);
-    const f32 w = sample(colour_curve_, t);
-    colour[i] = {to_channel(colour0_[0] + colour_delta_[0] * w),
-                 to_channel(colour0_[1] + colour_delta_[1] * w),
-                 to_channel(colour0_[2] + colour_delta_[2] * w),
-                 to_channel(colour0_[3] + colour_delta_[3] * w)};
-    ++i;
+    size_pass_(age, life, size_.data(), begin, i, size_start, size_delta);
+    colour_pass_(age, life, rgba_.data(), begin, i, colour_curve_.data());
+    begin = i;
   }
+  count_ = n;
 }
 
 void ParticlePool::clear() {

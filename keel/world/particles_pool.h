@@ -25,8 +25,6 @@ namespace keel::world {
 
 class ParticlePool {
  public:
-  // Samples per easing curve table (colour and size curves are sampled once, then interpolated).
-  static constexpr u32 kCurveSamples = 64;
   // How far short of its life a particle's accumulated age may fall and still end.
   static constexpr f32 kLifeSlack = 1e-5f;
 
@@ -49,27 +47,18 @@ class ParticlePool {
   std::span<const spatial::Vec2> positions() const { return {position_.data(), count_}; }
   std::span<const spatial::Vec2> velocities() const { return {velocity_.data(), count_}; }
   std::span<const f32> ages() const { return {age_.data(), count_}; }
-  std::span<const Rgba8> colours() const { return {colour_.data(), count_}; }
+  std::span<const Rgba8> colours() const { return {rgba_.data(), count_}; }
   std::span<const f32> sizes() const { return {size_.data(), count_}; }
-
-  // The weight of the size / colour curve at life fraction t in [0, 1] as the update applies it
-  // (the tween curve sampled at kCurveSamples + 1 points, linear in between; exact at 0 and 1).
-  f32 size_weight(f32 t) const { return sample(size_curve_, t); }
-  f32 colour_weight(f32 t) const { return sample(colour_curve_, t); }
 
  private:
   friend class ParticleSystem;  // counts the particles it could not add as dropped
 
-  using Curve = std::array<f32, kCurveSamples + 1>;
-  static Curve bake(tween::Ease ease);
-  static f32 sample(const Curve& curve, f32 t) {
-    const f32 x = t * static_cast<f32>(kCurveSamples);
-    u32 i = x > 0 ? static_cast<u32>(x) : 0;
-    i = i < kCurveSamples ? i : kCurveSamples - 1;
-    const f32 frac = x - static_cast<f32>(i);
-    return curve[i] + (curve[i + 1] - curve[i]) * frac;
-  }
-  void remove(u32 i);
+  // The curve passes: one loop per easing curve with the curve inlined (tween::ease_at),
+  // chosen once per pool, run over blocks of particles the update has just moved.
+  using SizePass = void (*)(const f32* age, const f32* life, f32* size, u32 begin, u32 end,
+                            f32 start, f32 delta);
+  using ColourPass = void (*)(const f32* age, const f32* life, Rgba8* colour, u32 begin, u32 end,
+                              const f32* start_and_delta);
 
   EffectDef def_;
   u32 count_ = 0;
@@ -78,12 +67,11 @@ class ParticlePool {
   std::vector<spatial::Vec2> velocity_;
   std::vector<f32> age_;
   std::vector<f32> life_;  // life - kLifeSlack: ends when age >= life_
-  std::vector<Rgba8> colour_;
+  std::vector<Rgba8> rgba_;
   std::vector<f32> size_;
-  Curve size_curve_{};
-  Curve colour_curve_{};
-  std::array<f32, 4> colour0_{};  // start colour and end - start, per channel, as floats
-  std::array<f32, 4> colour_delta_{};
+  SizePass size_pass_ = nullptr;
+  ColourPass colour_pass_ = nullptr;
+  std::array<f32, 8> colour_curve_{};  // start colour, then end - start, per channel, as floats
 };
 
 }  // namespace keel::world

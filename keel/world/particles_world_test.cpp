@@ -46,7 +46,9 @@ TEST(ParticlesWorld, EmittersFollowTheirEntities) {
   ASSERT_EQ(pool.size(), 6u);
   EXPECT_FLOAT_EQ(pool.positions().back().x, 4);
   EXPECT_FLOAT_EQ(pool.positions().back().y, 5);
-  world.get<Emitter>(ship)->on = false;
+  Emitter* emitter = world.get<Emitter>(ship);
+  ASSERT_NE(emitter, nullptr);
+  emitter->on = false;
   for (int i = 0; i < 30; ++i) tick_particles(world, particles, 1.0f / 60.0f);
   EXPECT_EQ(pool.size(), 0u);  // no more emission; every particle ended
 }
