@@ -246,7 +246,7 @@ u64 World::state_hash() const {
   u64 h = hash64(&live_, sizeof(live_), 0x6b65656c776f726cull);
   for (u32 i = 0; i < slots_.size(); ++i) {
     if ((slots_[i].generation & kLiveBit) == 0) continue;
-    const std::array<u32, 2> id{i, slots_[i].generation};
+    const std::array<u32, 2> id{i, slots_[i].generation >> 8};  // not the world's own salt
     h = hash64(id.data(), sizeof(id), h);
   }
   for (const StoreBase* s : tracked_) {
