@@ -6,7 +6,6 @@
 #include "keel/world/world.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <numbers>
 
@@ -16,13 +15,6 @@ using spatial::Vec2;
 
 namespace {
 
-u32 next_system_id() {
-  static std::atomic<u32> next{0};
-  u32 id = 0;
-  while (id == 0) id = ++next;  // 0 stays the null id, also after wrapping
-  return id;
-}
-
 EffectDef empty_effect() {
   EffectDef def;
   def.capacity = 1;
@@ -31,11 +23,13 @@ EffectDef empty_effect() {
 
 }  // namespace
 
-ParticleSystem::ParticleSystem(u64 seed)
-    : id_(next_system_id()), seed_(seed), empty_(empty_effect()) {}
+ParticleSystem::ParticleSystem(u64 seed) : seed_(seed), empty_(empty_effect()) {}
 
 Result<EffectId> ParticleSystem::add_effect(std::string_view name, const EffectDef& def) {
-  if (name.empty()) return fail(ErrorCode::kInvalidArgument, "a particle effect needs a name");
+  if (name.empty() || string_hash(name) == 0) {
+    return fail(ErrorCode::kInvalidArgument, "particle effect name `{}` is empty or hashes to 0",
+                name);
+  }
   if (find_effect(name) || find_effect(runtime_id(name))) {  // names and their hashes unique
     return fail(ErrorCode::kAlreadyExists,
                 "particle effect `{}` is already defined (or its name hash is)", name);
@@ -46,7 +40,7 @@ Result<EffectId> ParticleSystem::add_effect(std::string_view name, const EffectD
   pools_.emplace_back(def);
   names_.emplace_back(name);
   name_hashes_.push_back(string_hash(name));
-  return EffectId{static_cast<u32>(pools_.size() - 1), id_};
+  return EffectId{static_cast<u32>(pools_.size() - 1), name_hashes_.back()};
 }
 
 Result<EffectId> ParticleSystem::load_effect(std::string_view name, ByteSpan chunk) {
@@ -58,26 +52,36 @@ Result<EffectId> ParticleSystem::load_effect(std::string_view name, ByteSpan chu
 EffectId ParticleSystem::find_effect(std::string_view name) const {
   const Hash h = string_hash(name);
   for (usize i = 0; i < names_.size(); ++i) {
-    if (name_hashes_[i] == h && names_[i] == name) return EffectId{static_cast<u32>(i), id_};
+    if (name_hashes_[i] == h && names_[i] == name) return EffectId{static_cast<u32>(i), h};
   }
   return {};
 }
 
 EffectId ParticleSystem::find_effect(StringId name) const {
   for (usize i = 0; i < name_hashes_.size(); ++i) {
-    if (name_hashes_[i] == name.value) return EffectId{static_cast<u32>(i), id_};
+    if (name_hashes_[i] == name.value) return EffectId{static_cast<u32>(i), name.value};
   }
   return {};
 }
 
+EffectId ParticleSystem::resolve(EffectId effect) const {
+  if (!effect) return {};
+  if (effect.index < name_hashes_.size() && name_hashes_[effect.index] == effect.name) {
+    return effect;
+  }
+  return find_effect(StringId{effect.name});
+}
+
 std::string_view ParticleSystem::effect_name(EffectId effect) const {
-  return owns(effect) ? std::string_view(names_[effect.index]) : std::string_view();
+  const EffectId id = resolve(effect);
+  return id ? std::string_view(names_[id.index]) : std::string_view();
 }
 
 Emitter ParticleSystem::make_emitter(EffectId effect, const EmitterOptions& options) {
-  KEEL_ASSERT(owns(effect), "make_emitter() with an effect id of another system or a null one");
+  const EffectId id = resolve(effect);
+  KEEL_ASSERT(id, "make_emitter() with a null effect id or one of an effect unknown here");
   Emitter e;
-  e.effect = effect;
+  e.effect = id;
   e.offset = options.offset;
   e.angle = options.angle;
   e.on = options.on;
@@ -87,10 +91,11 @@ Emitter ParticleSystem::make_emitter(EffectId effect, const EmitterOptions& opti
 }
 
 void ParticleSystem::emit(Emitter& emitter, const Transform& at, f32 dt) {
-  KEEL_ASSERT(owns(emitter.effect),
-              "ParticleSystem::emit() of an emitter whose effect is null or of another system");
+  emitter.effect = resolve(emitter.effect);
+  KEEL_ASSERT(emitter.effect,
+              "ParticleSystem::emit() of an emitter whose effect is null or unknown here");
   KEEL_ASSERT(dt >= 0, "ParticleSystem::emit() with dt {} (must be >= 0)", dt);
-  if (!owns(emitter.effect)) return;
+  if (!emitter.effect) return;
   if (!(dt >= 0)) dt = 0;
   ParticlePool& pool = pools_[emitter.effect.index];
   const EffectDef& def = pool.effect();
@@ -158,8 +163,9 @@ const ParticlePool& ParticleSystem::pool(usize index) const {
 }
 
 const ParticlePool& ParticleSystem::pool(EffectId effect) const {
-  KEEL_ASSERT(owns(effect), "ParticleSystem::pool() of a null effect or one of another system");
-  return owns(effect) ? pools_[effect.index] : empty_;
+  const EffectId id = resolve(effect);
+  KEEL_ASSERT(id, "ParticleSystem::pool() of a null effect or one unknown here");
+  return id ? pools_[id.index] : empty_;
 }
 
 usize ParticleSystem::live_count() const {

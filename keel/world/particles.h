@@ -31,11 +31,13 @@
 
 namespace keel::world {
 
-// Names an effect of one ParticleSystem. Default: null.
+// Names an effect: its index in a ParticleSystem and its name's hash, so an id stays right in
+// another run and after a save (a system whose index differs finds the effect by the hash).
+// Default: null.
 struct EffectId {
   u32 index = 0;
-  u32 system = 0;  // the owning system's id (0: null)
-  explicit operator bool() const { return system != 0; }
+  Hash name = 0;  // string_hash of the name (0: null)
+  explicit operator bool() const { return name != 0; }
   friend constexpr bool operator==(EffectId, EffectId) = default;
 };
 
@@ -46,20 +48,22 @@ struct EmitterOptions {
   bool burst_on_shoot = false;  // a Shoot event of its entity requests a burst (gun flames)
 };
 
-// The component: plain data (copyable, savable). The system keeps no per-emitter state.
+// The component: plain data without padding (trivially copyable, so World::track_state can hash
+// and save it byte for byte). The system keeps no per-emitter state.
 struct Emitter {
+  u64 random = 0;  // the PCG32 state (written by emit)
+  f64 owed = 0;    // fraction of a particle the rate has accumulated (written by emit)
   EffectId effect;
-  spatial::Vec2 offset;
-  f32 angle = 0;
-  bool on = true;  // switching on (re)starts it: start burst, then rate for the duration
-  u32 bursts = 0;  // one-shot bursts requested (each emits the effect's burst count)
+  spatial::Vec2 offset;  // in the entity's frame
+  f32 angle = 0;         // turns the effect's direction, in the entity's frame
+  u32 bursts = 0;        // one-shot bursts requested (each emits the effect's burst count)
+  f32 elapsed = 0;       // seconds since the start (written by emit)
+  bool on = true;        // switching on (re)starts it: start burst, then rate for the duration
   bool burst_on_shoot = false;  // connect_particle_bursts: its entity's Shoot requests a burst
-  // State written by ParticleSystem::emit.
-  bool started = false;  // on and its start burst emitted
-  f32 elapsed = 0;       // seconds since the start
-  f64 owed = 0;          // fraction of a particle the rate has accumulated
-  u64 random = 0;        // the PCG32 state
+  bool started = false;         // on and its start burst emitted (written by emit)
+  u8 reserved = 0;              // keeps the struct free of padding bytes
 };
+static_assert(sizeof(Emitter) == 48, "Emitter must have no padding (state hashes read its bytes)");
 
 class ParticleSystem {
  public:
@@ -73,8 +77,10 @@ class ParticleSystem {
   EffectId find_effect(std::string_view name) const;  // null when unknown
   EffectId find_effect(StringId name) const;          // by the name's hash ("sparks"_id)
   usize effect_count() const { return pools_.size(); }
-  std::string_view effect_name(EffectId effect) const;  // "" for a null or foreign id
-  bool owns(EffectId effect) const { return effect.system == id_ && effect.index < pools_.size(); }
+  std::string_view effect_name(EffectId effect) const;  // "" for a null or unknown id
+  // The id as this system knows it: `effect` itself, or the id of the effect with its name hash
+  // (an id of another system or run), or null when no effect here has that name.
+  EffectId resolve(EffectId effect) const;
 
   // A new emitter of `effect` with its own random stream.
   Emitter make_emitter(EffectId effect, const EmitterOptions& options = {});
@@ -82,7 +88,8 @@ class ParticleSystem {
   static void burst(Emitter& emitter, u32 times = 1) { emitter.bursts += times; }
 
   // Emits what `emitter` owes for a frame of dt seconds, from an entity at `at`. An emitter of
-  // a null or foreign effect asserts and emits nothing; a negative or NaN dt counts as 0.
+  // a null or unknown effect asserts and emits nothing; an id whose index differs here is
+  // corrected through its name hash; a negative or NaN dt counts as 0.
   void emit(Emitter& emitter, const Transform& at, f32 dt);
   // Advances every pool by dt seconds.
   void update(f32 dt);
@@ -99,7 +106,6 @@ class ParticleSystem {
  private:
   void spawn(ParticlePool& pool, Emitter& emitter, const Transform& at, u32 count);
 
-  u32 id_;
   u64 seed_;
   u64 emitters_made_ = 0;
   std::vector<ParticlePool> pools_;

@@ -32,20 +32,33 @@ TEST(EntryPoints, ParticlesEmitWithoutEffect) {
   keel::testing::AssertRecorder asserts;
   ParticleSystem system;
   ParticleSystem other;
-  const EffectId theirs = *other.add_effect("fx", with(0, 5));
+  const EffectId theirs = *other.add_effect("fx", with(0, 5));  // no "fx" in `system`
   Emitter null_emitter;
   system.emit(null_emitter, {}, 0.1f);
-  asserts.expect_asserted("another system");
+  asserts.expect_asserted("unknown here");
   Emitter foreign = other.make_emitter(theirs);
   system.emit(foreign, {}, 0.1f);
-  asserts.expect_asserted("another system");
+  asserts.expect_asserted("unknown here");
   (void)system.make_emitter(theirs);
-  asserts.expect_asserted("another system");
+  asserts.expect_asserted("unknown here");
   EXPECT_EQ(system.live_count(), 0u);
   EXPECT_EQ(system.pool(theirs).size(), 0u);
-  asserts.expect_asserted("another system");
+  asserts.expect_asserted("unknown here");
   EXPECT_EQ(system.pool(3).size(), 0u);
   asserts.expect_asserted("pool(3)");
+}
+
+TEST(EntryPoints, ParticlesIdsOfAnotherSystemResolveByName) {
+  ParticleSystem a;
+  ParticleSystem b;
+  (void)*a.add_effect("smoke", with(0, 1));
+  const EffectId a_fire = *a.add_effect("fire", with(0, 3));
+  const EffectId b_fire = *b.add_effect("fire", with(0, 4));  // index 0 here, 1 in a
+  Emitter e = a.make_emitter(a_fire);
+  b.emit(e, {}, 0.1f);  // an emitter loaded from a save of another run: found by name
+  EXPECT_EQ(e.effect, b_fire);
+  EXPECT_EQ(b.live_count(), 4u);
+  EXPECT_EQ(b.effect_name(a_fire), "fire");
 }
 
 TEST(EntryPoints, ParticlesBadTimeSteps) {

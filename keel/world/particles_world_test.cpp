@@ -122,5 +122,24 @@ TEST(ParticlesWorld, SceneReplaysAndAllocatesNothingPerFrame) {
   EXPECT_EQ(scope.count(), 0u) << scope.counts();
 }
 
+TEST(ParticlesWorld, EmittersTakePartInTheWorldStateHash) {
+  const auto run = [](bool extra_burst) {
+    World world;
+    world.track_state<Emitter>();
+    ParticleSystem particles(5);
+    EffectDef def = trail_effect();
+    def.burst = 5;
+    const EffectId trail = *particles.add_effect("trail", def);
+    const Entity e = world.create();
+    world.create<Transform>(e);
+    world.create<Emitter>(e, particles.make_emitter(trail));
+    if (extra_burst) ParticleSystem::burst(*world.get<Emitter>(e));
+    for (int i = 0; i < 10; ++i) tick_particles(world, particles, 1.0f / 60.0f);
+    return world.state_hash();
+  };
+  EXPECT_EQ(run(false), run(false));
+  EXPECT_NE(run(false), run(true));  // the burst drew random numbers: the emitter's state moved
+}
+
 }  // namespace
 }  // namespace keel::world
