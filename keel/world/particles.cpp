@@ -1,6 +1,8 @@
 #include "keel/world/particles.h"
 
 #include "keel/core/assert.h"
+#include "keel/pack/format.h"
+#include "keel/pack/loader.h"
 #include "keel/world/components.h"
 #include "keel/world/detail/particles_random.h"
 #include "keel/world/world.h"
@@ -37,7 +39,7 @@ Result<EffectId> ParticleSystem::add_effect(std::string_view name, const EffectD
   if (Status valid = check_effect(def); !valid) {
     return fail(valid.error().code(), "particle effect `{}`: {}", name, valid.error().message());
   }
-  pools_.emplace_back(def);
+  pools_.push_back(std::make_unique<ParticlePool>(def));
   names_.emplace_back(name);
   name_hashes_.push_back(string_hash(name));
   return EffectId{static_cast<u32>(pools_.size() - 1), name_hashes_.back()};
@@ -97,7 +99,7 @@ void ParticleSystem::emit(Emitter& emitter, const Transform& at, f32 dt) {
   KEEL_ASSERT(dt >= 0, "ParticleSystem::emit() with dt {} (must be >= 0)", dt);
   if (!emitter.effect) return;
   if (!(dt >= 0)) dt = 0;
-  ParticlePool& pool = pools_[emitter.effect.index];
+  ParticlePool& pool = *pools_[emitter.effect.index];
   const EffectDef& def = pool.effect();
   u64 count = u64{emitter.bursts} * def.burst;
   emitter.bursts = 0;
@@ -150,33 +152,34 @@ void ParticleSystem::spawn(ParticlePool& pool, Emitter& emitter, const Transform
 void ParticleSystem::update(f32 dt) {
   KEEL_ASSERT(dt >= 0, "ParticleSystem::update() with dt {} (must be >= 0)", dt);
   if (!(dt >= 0)) dt = 0;
-  for (ParticlePool& pool : pools_) pool.update(dt);
+  for (const auto& pool : pools_) pool->update(dt);
 }
 
 void ParticleSystem::clear() {
-  for (ParticlePool& pool : pools_) pool.clear();
+  for (const auto& pool : pools_) pool->clear();
 }
 
 const ParticlePool& ParticleSystem::pool(usize index) const {
   KEEL_ASSERT(index < pools_.size(), "ParticleSystem::pool({}) of {} pools", index, pools_.size());
-  return index < pools_.size() ? pools_[index] : empty_;
+  return index < pools_.size() ? *pools_[index] : empty_;
 }
 
 const ParticlePool& ParticleSystem::pool(EffectId effect) const {
   const EffectId id = resolve(effect);
   KEEL_ASSERT(id, "ParticleSystem::pool() of a null effect or one unknown here");
-  return id ? pools_[id.index] : empty_;
+  return id ? *pools_[id.index] : empty_;
 }
 
 usize ParticleSystem::live_count() const {
   usize n = 0;
-  for (const ParticlePool& pool : pools_) n += pool.size();
+  for (const auto& pool : pools_) n += pool->size();
   return n;
 }
 
 u64 ParticleSystem::state_hash() const {
   Hasher64 h(seed_);
-  for (const ParticlePool& pool : pools_) {
+  for (const auto& owned : pools_) {
+    const ParticlePool& pool = *owned;
     const u32 n = pool.size();
     h.update(&n, sizeof n);
     h.update(pool.positions().data(), pool.positions().size_bytes());
@@ -199,6 +202,27 @@ ListenerId connect_particle_bursts(World& world) {
     Emitter* emitter = w.get<Emitter>(shot.shooter);
     if (emitter != nullptr && emitter->burst_on_shoot) ParticleSystem::burst(*emitter);
   });
+}
+
+Emitter* add_emitter(World& world, Entity entity, ParticleSystem& particles, StringId effect,
+                     const EmitterOptions& options) {
+  const EffectId id = particles.find_effect(effect);
+  if (!id || !world.alive(entity)) return nullptr;
+  return world.create<Emitter>(entity, particles.make_emitter(id, options));
+}
+
+void register_particle_effects(pack::Loader& loader, ParticleSystem& particles) {
+  loader.register_type(pack::type_hash(kEffectAssetType),
+                       [&particles](pack::SetupContext& ctx) -> Result<void*> {
+                         if (ctx.name().empty()) {
+                           return fail(ErrorCode::kInvalidArgument,
+                                       "particle effects need the pack's names "
+                                       "(LoadOptions::load_names)");
+                         }
+                         Result<EffectId> id = particles.load_effect(ctx.name(), ctx.primary());
+                         if (!id) return Unexpected(std::move(id.error()));
+                         return const_cast<ParticlePool*>(&particles.pool(*id));
+                       });
 }
 
 }  // namespace keel::world

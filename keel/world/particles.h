@@ -25,9 +25,14 @@
 #include "keel/world/particles_pool.h"
 #include "keel/world/transform.h"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace keel::pack {
+class Loader;
+}
 
 namespace keel::world {
 
@@ -108,7 +113,7 @@ class ParticleSystem {
 
   u64 seed_;
   u64 emitters_made_ = 0;
-  std::vector<ParticlePool> pools_;
+  std::vector<std::unique_ptr<ParticlePool>> pools_;  // stable addresses (pack assets)
   std::vector<std::string> names_;
   std::vector<Hash> name_hashes_;
   ParticlePool empty_;  // what pool() returns for a bad index (after its assert)
@@ -123,5 +128,17 @@ void tick_particles(World& world, ParticleSystem& particles, f32 dt);
 // Subscribes the gun-flame reaction: a Shoot whose shooter has an Emitter with burst_on_shoot
 // requests one burst of it (emitted by the next tick_particles).
 ListenerId connect_particle_bursts(World& world);
+
+// Adds an Emitter of the effect named `effect` to a live entity (what spawning an entity
+// definition's `Emitter("sparks", offset)` does). Null when the entity is dead or the system has
+// no such effect (data errors: no assert).
+Emitter* add_emitter(World& world, Entity entity, ParticleSystem& particles, StringId effect,
+                     const EmitterOptions& options = {});
+
+// Registers the "ParticleEffect" asset type with a pack loader: each effect of a pack loaded
+// with LoadOptions::load_names = true is added to `particles` (its pack asset pointer is its
+// ParticlePool). `particles` must outlive the loaded packs; a pack loaded without names, or with
+// an effect name already in the system, fails to load.
+void register_particle_effects(pack::Loader& loader, ParticleSystem& particles);
 
 }  // namespace keel::world

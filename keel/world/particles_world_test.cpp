@@ -53,6 +53,21 @@ TEST(ParticlesWorld, EmittersFollowTheirEntities) {
   EXPECT_EQ(pool.size(), 0u);  // no more emission; every particle ended
 }
 
+TEST(ParticlesWorld, AddEmitterByEffectName) {
+  World world;
+  ParticleSystem particles(3);
+  const EffectId trail = *particles.add_effect("trail", trail_effect());
+  const Entity ship = world.create();
+  Emitter* emitter = add_emitter(world, ship, particles, "trail"_id, {.offset = {2, 0}});
+  ASSERT_NE(emitter, nullptr);
+  EXPECT_EQ(emitter->effect, trail);
+  EXPECT_EQ(emitter->offset, (Vec2{2, 0}));
+  EXPECT_EQ(add_emitter(world, ship, particles, "smoke"_id), nullptr);  // unknown: data error
+  world.kill(ship);
+  world.flush();
+  EXPECT_EQ(add_emitter(world, ship, particles, "trail"_id), nullptr);  // dead entity
+}
+
 TEST(ParticlesWorld, GunFlamesBurstOnShoot) {
   World world;
   ParticleSystem particles(3);

@@ -2,6 +2,7 @@
 // the sample effects in data/particles.kcmd, and located errors.
 #include "keel/world/build/particle_handler.h"
 #include "keel/core/file.h"
+#include "keel/pack/loader.h"
 #include "keel/pack/pack_file.h"
 #include "keel/pipeline/builder.h"
 #include "keel/pipeline/testing/test_project.h"
@@ -101,6 +102,28 @@ TEST_F(EffectHandler, SampleEffectsBuildAndLoad) {
   for (std::string_view name : {"gun_flame", "sparks", "explosion", "ship_trail"}) {
     EXPECT_TRUE(system.find_effect(name)) << name;
   }
+}
+
+TEST_F(EffectHandler, PackLoaderSetsEffectsUp) {
+  ASSERT_TRUE(build("Effect(\"sparks\") { Burst(3); }\nEffect(\"trail\") { Rate(10); }\n"))
+      << messages_;
+  ParticleSystem system;
+  pack::Loader loader;
+  register_particle_effects(loader, system);
+  pack::LoadOptions options;
+  options.load_names = true;
+  Result<pack::LoadedPack> loaded = loader.load(files_.path("build/image/PC/main.kpk"), options);
+  ASSERT_TRUE(loaded) << loaded.error().to_string();
+  EXPECT_EQ(system.effect_count(), 2u);
+  const EffectId sparks = system.find_effect("sparks"_id);
+  ASSERT_TRUE(sparks);
+  EXPECT_EQ(loaded->find_as<ParticlePool>("sparks"), &system.pool(sparks));
+  EXPECT_EQ(system.pool(sparks).effect().burst, 3u);
+  // Without names the effects cannot be named: the load fails as a whole.
+  ParticleSystem other;
+  pack::Loader nameless;
+  register_particle_effects(nameless, other);
+  EXPECT_FALSE(nameless.load(files_.path("build/image/PC/main.kpk")));
 }
 
 TEST_F(EffectHandler, ReportsLocatedErrors) {
