@@ -101,7 +101,8 @@ void ParticleSystem::emit(Emitter& emitter, const Transform& at, f32 dt) {
   if (!(dt >= 0)) dt = 0;
   ParticlePool& pool = *pools_[emitter.effect.index];
   const EffectDef& def = pool.effect();
-  u64 count = u64{emitter.bursts} * def.burst;
+  u64 bursts = u64{emitter.bursts} * def.burst;
+  u64 rated = 0;
   emitter.bursts = 0;
   if (!emitter.on) {
     emitter.started = false;
@@ -110,27 +111,30 @@ void ParticleSystem::emit(Emitter& emitter, const Transform& at, f32 dt) {
       emitter.started = true;
       emitter.elapsed = 0;
       emitter.owed = 0;
-      count += def.burst;
+      bursts += def.burst;
     }
     f32 active = dt;
     if (def.duration > 0) active = std::clamp(def.duration - emitter.elapsed, 0.0f, dt);
     emitter.owed += static_cast<f64>(def.rate) * static_cast<f64>(active);
     const f64 whole = std::floor(emitter.owed);
     emitter.owed -= whole;
-    count += static_cast<u64>(whole);
+    rated = static_cast<u64>(whole);
     emitter.elapsed += dt;
   }
   // More than the pool holds would only be dropped: count them without drawing numbers.
-  const u64 room = pool.capacity() - pool.size();
-  if (count > room) {
-    spawn(pool, emitter, at, static_cast<u32>(room));
-    pool.dropped_ += count - room;
-    return;
-  }
-  spawn(pool, emitter, at, static_cast<u32>(count));
+  u64 room = pool.capacity() - pool.size();
+  const u64 burst_now = std::min(bursts, room);
+  room -= burst_now;
+  const u64 rated_now = std::min(rated, room);
+  pool.dropped_ += (bursts - burst_now) + (rated - rated_now);
+  spawn(pool, emitter, at, static_cast<u32>(burst_now), {});
+  // The rate's particles are spread along the path the entity moved during the frame, so a fast
+  // ship's trail is a line rather than one clump per frame.
+  spawn(pool, emitter, at, static_cast<u32>(rated_now), at.velocity * -dt);
 }
 
-void ParticleSystem::spawn(ParticlePool& pool, Emitter& emitter, const Transform& at, u32 count) {
+void ParticleSystem::spawn(ParticlePool& pool, Emitter& emitter, const Transform& at, u32 count,
+                           Vec2 path) {
   const EffectDef& def = pool.effect();
   const Vec2 origin = at.position + spatial::rotated(emitter.offset, at.angle);
   const f32 facing = at.angle + emitter.angle + def.direction;
@@ -140,7 +144,7 @@ void ParticleSystem::spawn(ParticlePool& pool, Emitter& emitter, const Transform
     const f32 life = def.life_min + (def.life_max - def.life_min) * detail::next_unit(rng);
     const f32 speed = def.speed_min + (def.speed_max - def.speed_min) * detail::next_unit(rng);
     const f32 angle = facing + def.spread * (detail::next_unit(rng) - 0.5f);
-    Vec2 position = origin;
+    Vec2 position = origin + path * (static_cast<f32>(i) / static_cast<f32>(count));
     if (def.radius > 0) {  // uniform in the disc
       const f32 r = def.radius * std::sqrt(detail::next_unit(rng));
       position += spatial::from_angle(2 * std::numbers::pi_v<f32> * detail::next_unit(rng)) * r;

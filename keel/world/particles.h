@@ -109,7 +109,9 @@ class ParticleSystem {
   u64 state_hash() const;
 
  private:
-  void spawn(ParticlePool& pool, Emitter& emitter, const Transform& at, u32 count);
+  // `path`: where the entity was a frame ago, relative to now (rate particles are spread on it).
+  void spawn(ParticlePool& pool, Emitter& emitter, const Transform& at, u32 count,
+             spatial::Vec2 path);
 
   u64 seed_;
   u64 emitters_made_ = 0;

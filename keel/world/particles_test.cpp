@@ -180,6 +180,18 @@ TEST(Particles, EmitterFollowsTheEntityFrameAndInheritsVelocity) {
   EXPECT_NEAR(pool.positions()[0].y, 22, 1e-5f);
 }
 
+TEST(Particles, RateParticlesSpreadAlongTheFramePath) {
+  Fixture f(simple(600, 0));  // 10 per frame at 60 Hz
+  f.at.position = {10, 0};
+  f.at.velocity = {60, 0};  // 1 unit per frame
+  f.system.emit(f.emitter, f.at, 1.0f / 60.0f);
+  const ParticlePool& pool = f.system.pool(f.effect);
+  ASSERT_EQ(pool.size(), 10u);
+  for (u32 i = 0; i < 10; ++i) {
+    EXPECT_NEAR(pool.positions()[i].x, 10 - 0.1f * static_cast<f32>(i), 1e-4f) << i;
+  }
+}
+
 TEST(Particles, SpreadDragAndGravity) {
   EffectDef d = simple(0, 500);
   d.speed_min = 1;
