@@ -1,0 +1,1 @@
+keel_add_bench(particles SOURCES ${src} LIBS keel::world)
