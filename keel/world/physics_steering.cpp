@@ -6,13 +6,6 @@
 
 namespace keel::world {
 
-f32 angle_difference(f32 from, f32 to) {
-  constexpr f32 kTwoPi = 2 * std::numbers::pi_v<f32>;
-  f32 d = std::fmod(to - from + std::numbers::pi_v<f32>, kTwoPi);
-  if (d < 0) d += kTwoPi;
-  return d - std::numbers::pi_v<f32>;
-}
-
 SteeringForce steering_force(const Transform& state, f32 mass, f32 inertia,
                              const SteeringCommand& command, f32 dt) {
   SteeringForce out;

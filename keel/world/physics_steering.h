@@ -14,6 +14,7 @@
 #pragma once
 
 #include "keel/core/types.h"
+#include "keel/world/motion.h"  // angle_difference
 #include "keel/world/physics_types.h"
 #include "keel/world/transform.h"
 
@@ -29,8 +30,5 @@ struct SteeringForce {
 // zero force.
 SteeringForce steering_force(const Transform& state, f32 mass, f32 inertia,
                              const SteeringCommand& command, f32 dt);
-
-// The shortest signed rotation from `from` to `to`, in [-pi, pi).
-f32 angle_difference(f32 from, f32 to);
 
 }  // namespace keel::world
