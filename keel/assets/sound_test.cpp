@@ -13,7 +13,7 @@ namespace {
 // A chunk copied into 4-byte aligned storage, as the pack loader hands it over.
 struct AlignedChunk {
   explicit AlignedChunk(const ByteBuffer& bytes) : words((bytes.size() + 3) / 4) {
-    std::memcpy(words.data(), bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
     size = bytes.size();
   }
   ByteSpan span() const { return std::as_bytes(std::span<const u32>(words)).first(size); }

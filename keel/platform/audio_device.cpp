@@ -27,8 +27,8 @@ class NullAudioDevice final : public AudioDevice {
   void advance(double seconds) override {
     if (!(seconds > 0.0)) return;  // negative, zero or NaN
     pending_ += std::min(seconds, kMaxAdvanceSeconds) * kMixRate;
-    const double whole = std::floor(pending_);
-    pending_ -= whole;
+    const double whole = std::floor(pending_ + 1e-6);  // 60 x (1/60 s) is exactly one second
+    pending_ = std::max(0.0, pending_ - whole);
     u64 frames = static_cast<u64>(whole);
     while (frames > 0) {
       const u64 n = std::min<u64>(frames, kChunkFrames);

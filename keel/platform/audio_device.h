@@ -25,9 +25,9 @@ class AudioCapture;
 
 struct AudioDeviceOptions {
   bool headless = false;            // true: the null device, without asking SDL
-  std::string driver;               // SDL audio driver name; empty: SDL's choice
   AudioCapture* capture = nullptr;  // records everything mixed (must outlive the device)
   u32 buffer_frames = 1024;         // SDL buffer size (power of two, 64 .. 8192)
+  std::string driver = {};          // SDL audio driver name; empty: SDL's choice
 };
 
 class AudioDevice {

@@ -53,7 +53,9 @@ bool read_option(pipeline::BuildContext& ctx, const text::Token& opt, SoundOptio
 
 bool build_sound_asset(pipeline::BuildContext& ctx) {
   const text::Token& cmd = ctx.command();
-  if (!ctx.check(cmd, {kString, kString})) return false;
+  if (!ctx.check(cmd, {kString, kString}, {.conditional = text::Conditional::kAllowed})) {
+    return false;
+  }
   SoundOptions options;
   bool options_ok = true;
   for (const text::Token& opt : text::chain(cmd.conditional)) {
@@ -74,7 +76,10 @@ bool build_sound_asset(pipeline::BuildContext& ctx) {
   if (!bytes) return false;
   Result<ByteBuffer> chunk = build_sound_chunk(as_bytes(*bytes), source.text, options);
   if (!chunk) {
-    ctx.error(source, chunk.error().to_string());
+    const Error& e = chunk.error();  // "laser.wav: byte 36: sample rate outside ..."
+    ctx.error(source, e.where().binary ? fmt::format("{}: byte {}: {}", e.where().file,
+                                                     e.where().offset, e.message())
+                                       : e.message());
     return false;
   }
   pipeline::OutputFile* out = ctx.create_output();

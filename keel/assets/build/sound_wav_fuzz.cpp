@@ -1,5 +1,6 @@
 // Fuzz target: the WAV reader of the Sound handler (source files are external data).
 #include "keel/assets/build/sound_source.h"
+#include "keel/assets/sound.h"
 
 #include <cstdlib>
 

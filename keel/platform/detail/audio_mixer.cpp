@@ -139,8 +139,11 @@ bool MixerState::start(const MixerCommand& play) {
   const assets::SoundView& sound = sounds[play.sound - 1];
   Voice* slot = find(0);
   if (slot == nullptr) {  // every voice busy: replace the quietest
-    slot = &*std::min_element(voices.begin(), voices.end(), [](const Voice& a, const Voice& b) {
-      return std::max(a.gain.left, a.gain.right) < std::max(b.gain.left, b.gain.right);
+    const auto loudness = [](const Voice& v) {  // a voice not mixed yet: its volume
+      return v.fresh ? v.volume * v.sound->volume() : std::max(v.gain.left, v.gain.right);
+    };
+    slot = &*std::min_element(voices.begin(), voices.end(), [&](const Voice& a, const Voice& b) {
+      return loudness(a) < loudness(b);
     });
     release(*slot);
   }
