@@ -14,8 +14,8 @@
 #include "keel/platform/audio_capture.h"
 #include "keel/platform/audio_device.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -36,8 +36,8 @@ Result<Loaded> load_file(const std::string& path) {
   Result<std::string> bytes = read_file(path);
   if (!bytes) return Unexpected(bytes.error());
   const bool ogg = path.ends_with(".ogg");
-  Result<ByteBuffer> chunk = assets::build_sound_chunk(
-      as_bytes(*bytes), path, {.stream = ogg, .loop = ogg});
+  Result<ByteBuffer> chunk =
+      assets::build_sound_chunk(as_bytes(*bytes), path, {.stream = ogg, .loop = ogg});
   if (!chunk) return Unexpected(chunk.error());
   return Loaded{std::filesystem::path(path).stem().string(), std::move(*chunk)};
 }
@@ -104,8 +104,9 @@ int main(int argc, char** argv) {
       platform::open_audio_device(mixer, {.headless = headless, .capture = &capture});
   fmt::print("device: {}\n", device->name());
   mixer.set_listener({640, 360});
-  mixer.play(ids[0], {.volume = 0.5f, .loop = platform::LoopMode::kLoop,
-                      .bus = platform::AudioBus::kMusic});
+  mixer.play(
+      ids[0],
+      {.volume = 0.5f, .loop = platform::LoopMode::kLoop, .bus = platform::AudioBus::kMusic});
   const int frames = static_cast<int>(seconds * 60.0 + 0.5);
   for (int frame = 0; frame < frames; ++frame) {
     if (ids.size() > 1 && frame % 30 == 0) {
@@ -123,7 +124,8 @@ int main(int argc, char** argv) {
   Status written = capture.write_wav(out);
   if (!written) return fmt::print(stderr, "keel-sound-check: {}\n", written.error().to_string()), 1;
   s16 peak = 0;
-  for (s16 v : capture.samples()) peak = std::max<s16>(peak, static_cast<s16>(std::min(32767, std::abs(v))));
+  for (s16 v : capture.samples())
+    peak = std::max<s16>(peak, static_cast<s16>(std::min(32767, std::abs(v))));
   fmt::print("captured {} frames ({:.2f} s) to {}, peak {}, clipped samples {}\n", capture.frames(),
              static_cast<double>(capture.frames()) / platform::kMixRate, out, peak,
              mixer.clipped_samples());

@@ -32,9 +32,9 @@ Unexpected corrupt(usize offset, std::string_view what) {
 }
 
 bool header_ok(const SoundInfo& info) {
-  return info.channels >= 1 && info.channels <= kMaxSoundChannels &&
-         info.sample_rate >= kMinRate && info.sample_rate <= kMaxRate &&
-         std::isfinite(info.volume) && info.volume >= 0.0f && info.volume <= kMaxSoundVolume;
+  return info.channels >= 1 && info.channels <= kMaxSoundChannels && info.sample_rate >= kMinRate &&
+         info.sample_rate <= kMaxRate && std::isfinite(info.volume) && info.volume >= 0.0f &&
+         info.volume <= kMaxSoundVolume;
 }
 
 ByteBuffer encode_header(const SoundInfo& info, usize data_bytes) {
@@ -76,8 +76,7 @@ Result<SoundView> SoundView::parse(ByteSpan bytes) {
   if (get32(bytes, 0) != kSoundMagic) return corrupt(0, "not a sound chunk (magic)");
   if (get32(bytes, 4) != kSoundVersion) {
     return fail_at(SourceLocation::bytes("sound chunk", 4), ErrorCode::kUnsupported,
-                   "sound chunk version {} (this build reads {})", get32(bytes, 4),
-                   kSoundVersion);
+                   "sound chunk version {} (this build reads {})", get32(bytes, 4), kSoundVersion);
   }
   SoundView view;
   SoundInfo& info = view.info_;
@@ -110,8 +109,8 @@ Result<SoundView> SoundView::parse(ByteSpan bytes) {
     if (reinterpret_cast<uintptr_t>(view.data_.data()) % alignof(s16) != 0) {
       return corrupt(kSoundHeaderBytes, "PCM data is not 2-byte aligned");
     }
-    view.pcm_ = std::span<const s16>(reinterpret_cast<const s16*>(view.data_.data()),
-                                     data_bytes / 2);
+    view.pcm_ =
+        std::span<const s16>(reinterpret_cast<const s16*>(view.data_.data()), data_bytes / 2);
   } else if (data_bytes < 4 || std::memcmp(view.data_.data(), "OggS", 4) != 0) {
     return corrupt(kSoundHeaderBytes, "Vorbis data does not start with an Ogg page");
   }

@@ -27,9 +27,9 @@ void put32(ByteBuffer& b, usize at, u32 v) {
 
 ByteBuffer stereo_chunk() {
   const std::vector<s16> samples = {1, -1, 1000, -1000, 32767, -32768};
-  return encode_sound_pcm({.channels = 2, .sample_rate = kSoundRate, .frame_count = 3,
-                           .volume = 0.5f, .loop = true},
-                          samples);
+  return encode_sound_pcm(
+      {.channels = 2, .sample_rate = kSoundRate, .frame_count = 3, .volume = 0.5f, .loop = true},
+      samples);
 }
 
 TEST(SoundView, RoundTripsPcm) {
@@ -70,11 +70,16 @@ struct Damage {
 
 TEST(SoundView, BadChunksAreLocatedErrors) {
   const Damage cases[] = {
-      {"magic", 0, 0x12345678u, 0},     {"version", 4, 7, 4},
-      {"encoding", 8, 0x00020009u, 8},  {"channels", 8, 0x00030000u, 10},
-      {"rate", 12, 100, 12},            {"volume nan", 20, 0x7FC00000u, 20},
-      {"volume big", 20, 0x41000000u, 20}, {"flags", 24, 2, 24},
-      {"data size", 28, 1000, 28},      {"pcm size", 16, 4, 28},
+      {"magic", 0, 0x12345678u, 0},
+      {"version", 4, 7, 4},
+      {"encoding", 8, 0x00020009u, 8},
+      {"channels", 8, 0x00030000u, 10},
+      {"rate", 12, 100, 12},
+      {"volume nan", 20, 0x7FC00000u, 20},
+      {"volume big", 20, 0x41000000u, 20},
+      {"flags", 24, 2, 24},
+      {"data size", 28, 1000, 28},
+      {"pcm size", 16, 4, 28},
   };
   for (const Damage& d : cases) {
     ByteBuffer bytes = stereo_chunk();
@@ -119,7 +124,7 @@ TEST(SoundWav, HeaderIsCanonical) {
   EXPECT_EQ(to_string(ByteSpan(wav).first(4)), "RIFF");
   EXPECT_EQ(to_string(ByteSpan(wav).subspan(8, 8)), "WAVEfmt ");
   EXPECT_EQ(to_string(ByteSpan(wav).subspan(36, 4)), "data");
-  EXPECT_EQ(static_cast<u8>(wav[40]), 8);   // data bytes
+  EXPECT_EQ(static_cast<u8>(wav[40]), 8);      // data bytes
   EXPECT_EQ(static_cast<u8>(wav[44 + 6]), 3);  // the last sample, little-endian
 }
 

@@ -21,9 +21,7 @@ float clamp_or(float v, float lo, float hi, float fallback) {
   return std::isnan(v) ? fallback : std::clamp(v, lo, hi);
 }
 
-u64 pack_vec2(spatial::Vec2 v) {
-  return u64{float_bits(v.x)} | (u64{float_bits(v.y)} << 32);
-}
+u64 pack_vec2(spatial::Vec2 v) { return u64{float_bits(v.x)} | (u64{float_bits(v.y)} << 32); }
 
 spatial::Vec2 unpack_vec2(u64 bits) {
   return {bits_float(static_cast<u32>(bits)), bits_float(static_cast<u32>(bits >> 32))};
@@ -54,8 +52,7 @@ float positional_pan(spatial::Vec2 listener, spatial::Vec2 source, const Attenua
   return clamp_or((source.x - listener.x) / a.pan_width, -1.0f, 1.0f, 0.0f);
 }
 
-Mixer::Mixer(const MixerConfig& config)
-    : state_(std::make_unique<detail::MixerState>(config)) {
+Mixer::Mixer(const MixerConfig& config) : state_(std::make_unique<detail::MixerState>(config)) {
   master_.store(float_bits(1.0f));
   for (auto& b : bus_) b.store(float_bits(1.0f));
 }
@@ -224,8 +221,8 @@ Status add_audio_settings(settings::Settings& settings, AudioSettings& values) {
   }
   settings.add("music_volume", values.music_volume, "Music volume, 0 (silent) to 1 (full)")
       .range(0.0f, 1.0f);
-  settings.add("effects_volume", values.effects_volume,
-               "Sound effects volume, 0 (silent) to 1 (full)")
+  settings
+      .add("effects_volume", values.effects_volume, "Sound effects volume, 0 (silent) to 1 (full)")
       .range(0.0f, 1.0f);
   return {};
 }

@@ -68,7 +68,7 @@ struct PlayParams {
   float pitch = 1.0f;   // playback speed 0.125 .. 8 (changes pitch too)
   LoopMode loop = LoopMode::kSound;
   AudioBus bus = AudioBus::kEffects;
-  bool positional = false;     // pan and attenuate from `position` and the listener
+  bool positional = false;      // pan and attenuate from `position` and the listener
   spatial::Vec2 position = {};  // world units
 };
 

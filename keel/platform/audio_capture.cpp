@@ -17,7 +17,8 @@ AudioCapture::AudioCapture(double max_seconds) {
 void AudioCapture::append(std::span<const s16> stereo) {
   const usize room = max_samples_ - std::min(max_samples_, samples_.size());
   const usize take = std::min(room, stereo.size()) & ~usize{1};
-  samples_.insert(samples_.end(), stereo.begin(), stereo.begin() + static_cast<std::ptrdiff_t>(take));
+  samples_.insert(samples_.end(), stereo.begin(),
+                  stereo.begin() + static_cast<std::ptrdiff_t>(take));
   dropped_ += (stereo.size() - take) / kMixChannels;
 }
 

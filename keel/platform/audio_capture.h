@@ -2,7 +2,8 @@
 // would have played, tests compare it, `sox out.wav -n stat` inspects it.
 //
 //   keel::platform::AudioCapture capture;
-//   auto device = keel::platform::open_audio_device(mixer, {.headless = true, .capture = &capture});
+//   auto device = keel::platform::open_audio_device(mixer, {.headless = true, .capture =
+//   &capture});
 //   ... device->advance(dt) every frame ...
 //   capture.write_wav("out.wav");                  // atomically (core/file.h)
 #pragma once

@@ -65,7 +65,8 @@ class SdlAudioDevice final : public AudioDevice {
     want.freq = static_cast<int>(kMixRate);
     want.format = AUDIO_S16SYS;
     want.channels = static_cast<Uint8>(kMixChannels);
-    want.samples = static_cast<Uint16>(std::bit_floor(std::clamp(options.buffer_frames, 64u, 8192u)));
+    want.samples =
+        static_cast<Uint16>(std::bit_floor(std::clamp(options.buffer_frames, 64u, 8192u)));
     want.callback = &SdlAudioDevice::callback;
     want.userdata = this;
     SDL_AudioSpec have{};

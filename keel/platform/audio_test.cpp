@@ -21,13 +21,13 @@ namespace {
 struct TestSound {
   TestSound(std::vector<s16> samples, u16 channels, bool loop = false, float volume = 1.0f,
             u32 rate = kMixRate) {
-    const ByteBuffer bytes = assets::encode_sound_pcm(
-        {.channels = channels,
-         .sample_rate = rate,
-         .frame_count = static_cast<u32>(samples.size() / channels),
-         .volume = volume,
-         .loop = loop},
-        samples);
+    const ByteBuffer bytes =
+        assets::encode_sound_pcm({.channels = channels,
+                                  .sample_rate = rate,
+                                  .frame_count = static_cast<u32>(samples.size() / channels),
+                                  .volume = volume,
+                                  .loop = loop},
+                                 samples);
     words.resize((bytes.size() + 3) / 4);
     std::memcpy(words.data(), bytes.data(), bytes.size());
     view = assets::SoundView::parse(std::as_bytes(std::span<const u32>(words)).first(bytes.size()))
@@ -152,7 +152,7 @@ TEST(AudioMixer, OneShotsEndAndLoopsRepeat) {
   mixer.play(b, {.pan = 1.0f});
   const std::vector<s16> out = mix(mixer, 250);
   EXPECT_EQ(out[2 * 99], 9900);
-  EXPECT_EQ(out[2 * 100], 0);  // the one-shot ended
+  EXPECT_EQ(out[2 * 100], 0);        // the one-shot ended
   EXPECT_EQ(out[2 * 205 + 1], 500);  // the loop wrapped twice
   EXPECT_EQ(mixer.active_voices(), 1u);
 }
@@ -214,10 +214,12 @@ TEST(AudioMixer, StopAndVoiceStealing) {
 TEST(AudioMixer, StreamsVorbisAndLoops) {
   Result<std::string> ogg = read_file(KEEL_SOURCE_DIR "/data/assets/sounds/music.ogg");
   ASSERT_TRUE(ogg) << ogg.error().to_string();
-  const ByteBuffer bytes = assets::encode_sound(
-      {.encoding = assets::SoundEncoding::kVorbis, .channels = 2, .sample_rate = 44100,
-       .frame_count = 4 * 44100, .loop = true},
-      as_bytes(*ogg));
+  const ByteBuffer bytes = assets::encode_sound({.encoding = assets::SoundEncoding::kVorbis,
+                                                 .channels = 2,
+                                                 .sample_rate = 44100,
+                                                 .frame_count = 4 * 44100,
+                                                 .loop = true},
+                                                as_bytes(*ogg));
   std::vector<u32> words((bytes.size() + 3) / 4);
   std::memcpy(words.data(), bytes.data(), bytes.size());
   const assets::SoundView view =
@@ -226,7 +228,7 @@ TEST(AudioMixer, StreamsVorbisAndLoops) {
   Mixer mixer({.max_streams = 1});
   const SoundId id = mixer.add_sound("music", view).value();
   ASSERT_TRUE(mixer.play(id, {.bus = AudioBus::kMusic}));
-  ASSERT_TRUE(mixer.play(id));  // no free decoder: refused when mixing starts
+  ASSERT_TRUE(mixer.play(id));         // no free decoder: refused when mixing starts
   std::vector<s16> out(kMixRate * 2);  // one second
   double energy = 0;
   for (int second = 0; second < 5; ++second) {  // past the end: the loop restarts it
@@ -243,7 +245,8 @@ TEST(AudioCaptureTest, NullDeviceFollowsTheFrameClockAndRoundTrips) {
   Mixer mixer;
   const SoundId id = mixer.add_sound("x", s.view).value();
   AudioCapture capture;
-  std::unique_ptr<AudioDevice> device = open_audio_device(mixer, {.headless = true, .capture = &capture});
+  std::unique_ptr<AudioDevice> device =
+      open_audio_device(mixer, {.headless = true, .capture = &capture});
   ASSERT_TRUE(device->is_null());
   mixer.play(id, {.pan = 1.0f});
   for (int frame = 0; frame < 60; ++frame) device->advance(1.0 / 60.0);

@@ -42,8 +42,8 @@ TEST(AudioThreads, GameThreadCommandsWhileAnotherThreadMixes) {
   SoundId b;
   for (int i = 0; i < 3000; ++i) {
     if (i == 100) b = mixer.add_sound("hum", hum.view).value();  // while mixing
-    const VoiceId v = mixer.play(b && i % 2 == 0 ? b : a,
-                                 {.positional = true, .position = {float(i % 700), 0}});
+    const VoiceId v =
+        mixer.play(b && i % 2 == 0 ? b : a, {.positional = true, .position = {float(i % 700), 0}});
     mixer.set_listener({float(i % 300), 10});
     mixer.set_bus_volume(AudioBus::kEffects, float(i % 10) / 10.0f);
     if (i % 3 == 0) mixer.set_voice_position(v, {0, float(i)});

@@ -73,14 +73,16 @@ Result<WavFormat> read_fmt(ByteSpan b, usize at, u32 size, std::string_view name
   if (f.rate < kMinRate || f.rate > kMaxRate) {
     return bad(name, at + 4, ErrorCode::kCorrupt, "sample rate outside 1 kHz .. 192 kHz");
   }
-  const bool pcm_ok = f.format == 1 && (f.bits == 8 || f.bits == 16 || f.bits == 24 || f.bits == 32);
+  const bool pcm_ok =
+      f.format == 1 && (f.bits == 8 || f.bits == 16 || f.bits == 24 || f.bits == 32);
   const bool float_ok = f.format == 3 && (f.bits == 32 || f.bits == 64);
   if (!pcm_ok && !float_ok) {
     return bad(name, at + 14, ErrorCode::kUnsupported,
                "bits per sample: PCM 8/16/24/32 or float 32/64");
   }
   if (f.block_align != f.channels * f.bits / 8) {
-    return bad(name, at + 12, ErrorCode::kCorrupt, "block align is not channels x bytes per sample");
+    return bad(name, at + 12, ErrorCode::kCorrupt,
+               "block align is not channels x bytes per sample");
   }
   return f;
 }
@@ -118,10 +120,8 @@ Result<WavChunks> find_wav_chunks(ByteSpan b, std::string_view name) {
 
 float decode_sample(ByteSpan b, usize at, const WavFormat& f) {
   switch (f.bits) {
-    case 8:
-      return (static_cast<float>(b[at]) - 128.0f) / 128.0f;
-    case 16:
-      return static_cast<float>(static_cast<s16>(get16(b, at))) / 32768.0f;
+    case 8: return (static_cast<float>(b[at]) - 128.0f) / 128.0f;
+    case 16: return static_cast<float>(static_cast<s16>(get16(b, at))) / 32768.0f;
     case 24: {
       const u32 v = get16(b, at) | (static_cast<u32>(b[at + 2]) << 16);
       const s32 s = static_cast<s32>(v << 8) >> 8;
@@ -239,8 +239,8 @@ std::vector<float> resample(std::span<const float> in, u16 channels, u32 from_ra
       const double px = std::numbers::pi * x * cutoff;
       const double sinc = x == 0.0 ? 1.0 : std::sin(px) / px;
       const double u = x / half_width;  // -1 .. 1
-      const double window = 0.42 + 0.5 * std::cos(std::numbers::pi * u) +
-                            0.08 * std::cos(2.0 * std::numbers::pi * u);
+      const double window =
+          0.42 + 0.5 * std::cos(std::numbers::pi * u) + 0.08 * std::cos(2.0 * std::numbers::pi * u);
       const double w = sinc * window;
       weight_sum += w;
       for (u16 c = 0; c < channels; ++c) acc[c] += w * in[static_cast<usize>(i) * channels + c];

@@ -138,7 +138,7 @@ void MixerState::release(Voice& v) {
 bool MixerState::start(const MixerCommand& play) {
   const assets::SoundView& sound = sounds[play.sound - 1];
   Voice* slot = find(0);
-  if (slot == nullptr) {  // every voice busy: replace the quietest
+  if (slot == nullptr) {                        // every voice busy: replace the quietest
     const auto loudness = [](const Voice& v) {  // a voice not mixed yet: its volume
       return v.fresh ? v.volume * v.sound->volume() : std::max(v.gain.left, v.gain.right);
     };
@@ -147,8 +147,8 @@ bool MixerState::start(const MixerCommand& play) {
     });
     release(*slot);
   }
-  const bool loop = play.params.loop == LoopMode::kSound ? sound.loops()
-                                                         : play.params.loop == LoopMode::kLoop;
+  const bool loop =
+      play.params.loop == LoopMode::kSound ? sound.loops() : play.params.loop == LoopMode::kLoop;
   if (sound.encoding() == assets::SoundEncoding::kVorbis) {
     if (free_streams.empty()) return false;
     VorbisStream* stream = free_streams.back();
