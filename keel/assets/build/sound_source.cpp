@@ -4,15 +4,10 @@
 
 #include <algorithm>
 #include <bit>
-#include <climits>
 #include <cmath>
 #include <cstring>
 #include <numbers>
 #include <string>
-
-// libstb-dev ships stb_vorbis's implementation in libstb: this is the declarations only.
-#define STB_VORBIS_HEADER_ONLY
-#include <stb/stb_vorbis.h>
 
 namespace keel::assets {
 namespace {
@@ -161,50 +156,6 @@ Result<DecodedSound> read_wav(ByteSpan b, std::string_view name) {
     const float v = decode_sample(b, chunks->data_at + i * bytes_per_sample, f);
     out.samples[i] = std::isfinite(v) ? v : 0.0f;
   }
-  return out;
-}
-
-Result<DecodedSound> read_ogg_vorbis(ByteSpan b, std::string_view name) {
-  if (!is_ogg(b)) return bad(name, 0, ErrorCode::kCorrupt, "not an Ogg file");
-  if (b.size() > INT_MAX) return bad(name, 0, ErrorCode::kUnsupported, "Ogg file over 2 GiB");
-  int err = 0;
-  stb_vorbis* v = stb_vorbis_open_memory(reinterpret_cast<const unsigned char*>(b.data()),
-                                         static_cast<int>(b.size()), &err, nullptr);
-  if (v == nullptr) {
-    return fail_at(SourceLocation::bytes(std::string(name), 0), ErrorCode::kCorrupt,
-                   "not a readable Ogg Vorbis stream (stb_vorbis error {})", err);
-  }
-  const stb_vorbis_info info = stb_vorbis_get_info(v);
-  DecodedSound out;
-  out.sample_rate = info.sample_rate;
-  out.channels = static_cast<u16>(info.channels);
-  if (info.channels < 1 || info.channels > 2 || info.sample_rate < kMinRate ||
-      info.sample_rate > kMaxRate) {
-    stb_vorbis_close(v);
-    return bad(name, 0, ErrorCode::kUnsupported,
-               "Ogg Vorbis: only mono or stereo at 1 kHz .. 192 kHz is read");
-  }
-  constexpr int kBlockFrames = 4096;
-  float block[kBlockFrames * 2];
-  for (;;) {
-    const int n = stb_vorbis_get_samples_float_interleaved(v, info.channels, block,
-                                                           kBlockFrames * info.channels);
-    if (n <= 0) break;
-    if (out.frames() + static_cast<usize>(n) > kMaxSourceFrames) {
-      const u64 at = stb_vorbis_get_file_offset(v);
-      stb_vorbis_close(v);
-      return bad(name, at, ErrorCode::kUnsupported, "Ogg Vorbis longer than 2^26 frames");
-    }
-    out.samples.insert(out.samples.end(), block, block + static_cast<usize>(n) * info.channels);
-  }
-  const int decode_error = stb_vorbis_get_error(v);
-  const u64 at = stb_vorbis_get_file_offset(v);
-  stb_vorbis_close(v);
-  if (out.samples.empty()) {
-    return fail_at(SourceLocation::bytes(std::string(name), at), ErrorCode::kCorrupt,
-                   "Ogg Vorbis stream holds no audio (stb_vorbis error {})", decode_error);
-  }
-  for (float& s : out.samples) s = std::isfinite(s) ? s : 0.0f;
   return out;
 }
 
