@@ -50,9 +50,14 @@ TEST(AudioThreads, GameThreadCommandsWhileAnotherThreadMixes) {
     if (i % 7 == 0) mixer.stop(v);
     if (i % 500 == 0) std::this_thread::yield();
   }
-  mixer.stop_all();
   done.store(true, std::memory_order_release);
   mixing.join();
+  // The mixing thread has ended: this thread may mix now. A full queue dropped commands (counted,
+  // never blocking the game); an empty one takes the last stop_all.
+  std::vector<s16> out(64);
+  mixer.mix(out);
+  mixer.stop_all();
+  mixer.mix(out);
   EXPECT_EQ(mixer.active_voices(), 0u);
   EXPECT_GT(mixer.mixed_frames(), 0u);
 }
