@@ -149,7 +149,9 @@ function(keel_add_fuzzer target source)
   if(NOT KEEL_BUILD_TESTS)
     return()
   endif()
-  string(REGEX REPLACE "^keel_[a-z0-9]+_" "" corpus_name ${target})
+  # The seed folder is named after the source file (sound_ogg_fuzz.cpp -> fuzz/corpus/sound_ogg),
+  # whatever the module's target name (keel_assets_build_sound_ogg_fuzz).
+  get_filename_component(corpus_name ${source} NAME_WE)
   string(REGEX REPLACE "_fuzz$" "" corpus_name ${corpus_name})
   set(corpus ${KEEL_ROOT}/fuzz/corpus/${corpus_name})
   add_executable(${target} ${source})
