@@ -1,0 +1,155 @@
+// keel::world::View<Cs...>: the entities that have every one of the component types Cs, for
+// systems that iterate.
+//
+//   for (auto [e, t, v] : world.view<Transform, Velocity>()) t.position += v.value * dt;
+//   world.view<Transform, Velocity>().each([&](Entity e, Transform& t, Velocity& v) { ... });
+//   world.view<Transform, Velocity>().each([&](Transform& t, Velocity& v) { ... });
+//
+// Two walks, chosen when the iteration starts:
+// - grouped: when one group (World::group) owns exactly the types Cs, the matching entities are
+//   [0, group size) of every owned store, in the same order: the loop walks parallel dense
+//   arrays with no lookup and no test (the speed of a plain structure-of-arrays loop);
+// - sparse: otherwise the smallest store drives and each of its entities is looked up in the
+//   others (one array read per type), skipping the entities that miss one.
+// A view allocates nothing. Dead entities are never visited: killing ends an entity's
+// components at World::flush(), and a view does not keep anything between iterations.
+//
+// While iterating: components may be read and written; removals and kills are deferred to the
+// flush, so nothing moves under the loop. Adding a component of one of the types Cs may move
+// that type's components (references taken before are then stale; the loop itself re-reads its
+// arrays, so it stays safe); entities that get all of Cs during the loop are not visited, and
+// adding a component of a grouped type may reorder the entities of an iterating sparse view.
+#pragma once
+
+#include "keel/core/types.h"
+#include "keel/world/component_store.h"
+#include "keel/world/entity.h"
+
+#include <tuple>
+#include <type_traits>
+
+namespace keel::world {
+
+namespace detail {
+template <typename T, typename... Rest>
+constexpr bool kDistinct = (!std::is_same_v<T, Rest> && ...) && kDistinct<Rest...>;
+template <typename T>
+constexpr bool kDistinct<T> = true;
+}  // namespace detail
+
+template <typename... Cs>
+class View {
+  static_assert(sizeof...(Cs) >= 1, "a view needs at least one component type");
+  static_assert(detail::kDistinct<Cs...>, "a view names each component type once");
+
+ public:
+  explicit View(ComponentStore<Cs>&... stores) : stores_(&stores...) {}
+
+  // fn(Entity, Cs&...) or fn(Cs&...) for every matching entity.
+  template <typename Fn>
+  void each(Fn&& fn) {
+    const Walk walk = start();
+    if (walk.grouped) {
+      for (u32 i = 0; i < walk.count; ++i) {
+        call(fn, first()->entities_[i], std::get<ComponentStore<Cs>*>(stores_)->data_[i]...);
+      }
+    } else {
+      for (u32 i = 0; i < walk.count; ++i) {
+        const Entity e = walk.driver->entities_[i];
+        if (contains_all(e.index)) call(fn, e, lookup<Cs>(e.index)...);
+      }
+    }
+  }
+
+  // Range-for: elements are std::tuple<Entity, Cs&...> (`auto [e, a, b]` binds references).
+  struct Sentinel {};
+  class Iterator {
+   public:
+    using value_type = std::tuple<Entity, Cs&...>;
+    value_type operator*() const { return view_->at(walk_, index_); }
+    Iterator& operator++() {
+      ++index_;
+      view_->skip(walk_, index_);
+      return *this;
+    }
+    bool operator==(Sentinel) const { return index_ >= walk_.count; }
+
+   private:
+    friend class View;
+    Iterator(View* view, typename View::Walk walk) : view_(view), walk_(walk) {
+      view_->skip(walk_, index_);
+    }
+    View* view_;
+    typename View::Walk walk_;
+    u32 index_ = 0;
+  };
+  Iterator begin() { return Iterator(this, start()); }
+  Sentinel end() const { return {}; }
+
+  // Entities visited by a walk starting now (counts a sparse walk: O(driver size)).
+  usize size() {
+    usize n = 0;
+    each([&n](Entity, Cs&...) { ++n; });
+    return n;
+  }
+
+ private:
+  struct Walk {
+    const StoreBase* driver = nullptr;
+    u32 count = 0;
+    bool grouped = false;
+  };
+
+  using First = std::tuple_element_t<0, std::tuple<ComponentStore<Cs>...>>;
+  First* first() const { return std::get<0>(stores_); }
+
+  Walk start() const {
+    const Group* group = first()->group_;
+    const bool grouped = group != nullptr && group->stores.size() == sizeof...(Cs) &&
+                         ((std::get<ComponentStore<Cs>*>(stores_)->group_ == group) && ...);
+    if (grouped) return {first(), group->size, true};
+    const StoreBase* driver = first();
+    ((driver = std::get<ComponentStore<Cs>*>(stores_)->size() < driver->size()
+                   ? std::get<ComponentStore<Cs>*>(stores_)
+                   : driver),
+     ...);
+    return {driver, driver->size(), false};
+  }
+
+  bool contains_all(u32 entity_index) const {
+    return (
+        (std::get<ComponentStore<Cs>*>(stores_)->dense_index(entity_index) != StoreBase::kNone) &&
+        ...);
+  }
+  template <typename C>
+  C& lookup(u32 entity_index) const {
+    ComponentStore<C>* s = std::get<ComponentStore<C>*>(stores_);
+    return s->data_[s->sparse_[entity_index]];
+  }
+  void skip(const Walk& walk, u32& index) const {
+    if (walk.grouped) return;
+    while (index < walk.count && !contains_all(walk.driver->entities_[index].index)) ++index;
+  }
+  std::tuple<Entity, Cs&...> at(const Walk& walk, u32 index) const {
+    if (walk.grouped) {
+      return {first()->entities_[index], std::get<ComponentStore<Cs>*>(stores_)->data_[index]...};
+    }
+    const Entity e = walk.driver->entities_[index];
+    return {e, lookup<Cs>(e.index)...};
+  }
+
+  template <typename Fn>
+  static void call(Fn& fn, Entity e, Cs&... cs) {
+    if constexpr (std::is_invocable_v<Fn&, Entity, Cs&...>) {
+      fn(e, cs...);
+    } else {
+      static_assert(std::is_invocable_v<Fn&, Cs&...>,
+                    "View::each: fn takes (Entity, Cs&...) or (Cs&...)");
+      fn(cs...);
+    }
+  }
+
+  std::tuple<ComponentStore<Cs>*...> stores_;
+};
+
+}  // namespace keel::world
