@@ -213,8 +213,14 @@ Status EntityDefs::add(EntityDef def) {
   if (defs_.contains(def.name)) {
     return fail(ErrorCode::kAlreadyExists, "entity definition `{}` is already loaded", def.name);
   }
+  const Hash hash = string_hash(def.name);
+  if (const auto it = by_hash_.find(hash); it != by_hash_.end()) {
+    return fail(ErrorCode::kAlreadyExists, "entity definitions `{}` and `{}` have the same hash",
+                it->second->name, def.name);
+  }
   std::string key = def.name;
-  defs_.emplace(std::move(key), std::move(def));
+  const auto it = defs_.emplace(std::move(key), std::move(def)).first;
+  by_hash_.emplace(hash, &it->second);
   return ok();
 }
 
@@ -236,6 +242,11 @@ Status EntityDefs::add_pack(const pack::LoadedPack& pack) {
 const EntityDef* EntityDefs::find(std::string_view name) const {
   const auto it = defs_.find(std::string(name));
   return it == defs_.end() ? nullptr : &it->second;
+}
+
+const EntityDef* EntityDefs::find_hash(Hash name_hash) const {
+  const auto it = by_hash_.find(name_hash);
+  return it == by_hash_.end() ? nullptr : it->second;
 }
 
 void register_entity_def_type(pack::Loader& loader) {

@@ -97,17 +97,21 @@ Result<EntityDef> decode_entity_def(ByteSpan bytes, std::string_view label = "<e
 // The definitions a game spawns from, by name.
 class EntityDefs {
  public:
-  // kAlreadyExists when a definition of that name is already here (nothing changes).
+  // kAlreadyExists when a definition of that name (or of a name with the same string_hash) is
+  // already here (nothing changes).
   Status add(EntityDef def);
   Status add_bytes(ByteSpan chunk, std::string_view label = "<entity>");
   // Copies every "Entity" asset of a pack loaded with register_entity_def_type.
   Status add_pack(const pack::LoadedPack& pack);
 
   const EntityDef* find(std::string_view name) const;
+  // By string_hash(name) (core/hash.h), as scripts pass names: SPAWN("fighter").
+  const EntityDef* find_hash(Hash name_hash) const;
   usize size() const { return defs_.size(); }
 
  private:
-  std::unordered_map<std::string, EntityDef> defs_;
+  std::unordered_map<std::string, EntityDef> defs_;  // node-based: pointers stay valid
+  std::unordered_map<Hash, const EntityDef*> by_hash_;
 };
 
 // Registers the "Entity" asset type with a pack loader: its setup decodes (and so validates) the

@@ -124,9 +124,15 @@ TEST(EntryPoints, EntityDefsBadCallerInput) {
 TEST(ChainDefs, ChunkRoundTripsAndTruncationsFail) {
   ChainStep s;
   s.name = "A";
-  s.start.push_back({.kind = ChainActionKind::kSpawn, .name = "fighter", .count = 10});
-  s.end.push_back({.kind = ChainActionKind::kCall, .name = "done"});
-  s.until = {.kind = ChainConditionKind::kDead, .count = 0};
+  ChainAction spawn;
+  spawn.name = "fighter";
+  spawn.count = 10;
+  s.start.push_back(spawn);
+  ChainAction call;
+  call.kind = ChainActionKind::kCall;
+  call.name = "done";
+  s.end.push_back(call);
+  s.until.kind = ChainConditionKind::kDead;
   const ChainDef chain{.name = "waves", .steps = {s, s}};
   const ByteBuffer bytes = encode_chain(chain);
   Result<ChainDef> back = decode_chain(bytes);

@@ -23,26 +23,30 @@ ParamSpec weight(std::string name) { return num(std::move(name), 0); }
 
 EntitySchema make_world_schema() {
   EntitySchema s;
+  // Physics, steering and particles (their systems register the factories).
   s.add({"Body",
          {num("radius", 0), num("mass", 0), num("damping", 0), num("angular_damping", 0),
           num("friction", 0), num("restitution", 0, 1), num("fixed_rotation", 0, 1),
-          num("bullet", 0, 1), str("group")}});
+          num("bullet", 0, 1), num("group", 0, 31)}});
   s.add({"Vehicle",
          {num("max_speed", 0), num("max_force", 0), num("max_turn_rate", 0), str("mode"),
           weight("seek"), weight("flee"), weight("arrive"), weight("pursue"), weight("evade"),
           weight("wander"), weight("align"), weight("cohesion"), weight("separation"),
           weight("avoid"), num("neighbour_radius", 0), vec("offset")}});
-  s.add({"Obstacle", {str("group"), num("radius", 0)}});
-  s.add({"Target", {str("group")}});
-  s.add({"Gun",
-         {str("bullet"), num("cooldown", 0), num("speed", 0), vec("muzzle"), num("spread", 0),
-          str("sound")}});
   s.add({"Emitter", {str("name", true), vec("offset")}});
-  s.add({"Sprite", {str("name", true), vec("size"), num("layer"), num("scale", 0)}});
-  s.add({"HudElement", {str("name", true), vec("offset")}});
-  s.add({"Audio", {str("shoot"), str("hit"), str("die"), str("engine")}});
-  s.add({"Health", {num("hp", 0), num("armour", 0)}});
-  s.add({"Lifetime", {num("seconds", 0)}});
+  // components.h (register_world_components in defs_spawn.h).
+  s.add({"Obstacle", {num("group", 0, 31), num("radius", 0)}});
+  s.add({"Target", {}});
+  s.add({"Gun", {str("bullet"), num("cooldown", 0), num("speed", 0), vec("muzzle")}});
+  s.add({"Sprite",
+         {str("name", true), str("frame"), vec("size"), num("colour", 0, 4294967295.0),
+          num("layer", -1e6, 1e6)}});
+  s.add({"HudElement",
+         {str("name", true), str("kind"), vec("position"), vec("size"),
+          num("colour", 0, 4294967295.0)}});
+  s.add({"Audio", {str("shoot"), str("hit"), str("die"), str("engine"), num("volume", 0, 16)}});
+  s.add({"Lifetime", {num("seconds", 0), num("kill", 0, 1)}});
+  // Bindings (bindings.h): the entity's script or state machine.
   s.add({"Script", {str("name", true)}});
   s.add({"Fsm", {str("name", true)}});
   return s;

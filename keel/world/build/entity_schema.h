@@ -51,8 +51,8 @@ class EntitySchema {
   std::vector<ComponentSpec> components_;
 };
 
-// Body, Vehicle, Obstacle, Target, Gun, Emitter, Sprite, HudElement, Audio, Health, Lifetime,
-// Script, Fsm (see the world README for their parameters).
+// Body, Vehicle, Emitter, Obstacle, Target, Gun, Sprite, HudElement, Audio, Lifetime, Script,
+// Fsm (see the world README for their parameters).
 const EntitySchema& world_schema();
 
 }  // namespace keel::world
