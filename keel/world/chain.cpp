@@ -48,12 +48,12 @@ Result<ChainAction> read_action(DefReader& r) {
   KEEL_CHAIN_READ(at, r.u8v());
   if (*at > 1) return r.corrupt("a flag is neither 0 nor 1");
   a.at = *at == 1;
-  KEEL_CHAIN_READ(x, r.f64v());
-  KEEL_CHAIN_READ(y, r.f64v());
-  KEEL_CHAIN_READ(spread, r.f64v());
+  KEEL_CHAIN_READ(x, r.f32v());
+  KEEL_CHAIN_READ(y, r.f32v());
+  KEEL_CHAIN_READ(spread, r.f32v());
   if (*spread < 0) return r.corrupt("a negative spawn spread");
-  a.position = {static_cast<f32>(*x), static_cast<f32>(*y)};
-  a.spread = static_cast<f32>(*spread);
+  a.position = {*x, *y};
+  a.spread = *spread;
   return a;
 }
 
@@ -77,9 +77,9 @@ Result<ChainCondition> read_condition(DefReader& r) {
   c.kind = static_cast<ChainConditionKind>(*kind);
   KEEL_CHAIN_READ(count, r.u32v());
   c.count = *count;
-  KEEL_CHAIN_READ(seconds, r.f64v());
+  KEEL_CHAIN_READ(seconds, r.f32v());
   if (*seconds < 0) return r.corrupt("a negative time");
-  c.seconds = static_cast<f32>(*seconds);
+  c.seconds = *seconds;
   KEEL_CHAIN_READ(name, r.str(/*allow_empty=*/true));
   if (c.kind == ChainConditionKind::kCheck && name->empty()) {
     return r.corrupt("a Check without a name");

@@ -3,6 +3,8 @@
 #include "keel/pack/loader.h"
 #include "keel/world/detail/defs_codec.h"
 
+#include <algorithm>
+#include <limits>
 #include <memory>
 #include <utility>
 
@@ -31,7 +33,9 @@ const Param* Params::find(std::string_view name) const {
 
 f32 Params::number(std::string_view name, f32 fallback) const {
   const Param* p = find(name);
-  return p != nullptr && p->kind == ParamKind::kNumber ? static_cast<f32>(p->number) : fallback;
+  if (p == nullptr || p->kind != ParamKind::kNumber) return fallback;
+  constexpr double kMax = std::numeric_limits<f32>::max();
+  return static_cast<f32>(std::clamp(p->number, -kMax, kMax));
 }
 
 std::string_view Params::text(std::string_view name, std::string_view fallback) const {
@@ -144,12 +148,12 @@ Result<Param> read_param(DefReader& r) {
       return p;
     }
     case static_cast<u8>(ParamKind::kVec2): {
-      const Result<double> x = r.f64v();
+      const Result<f32> x = r.f32v();
       if (!x) return std::unexpected(x.error());
-      const Result<double> y = r.f64v();
+      const Result<f32> y = r.f32v();
       if (!y) return std::unexpected(y.error());
       p.kind = ParamKind::kVec2;
-      p.vec = {static_cast<f32>(*x), static_cast<f32>(*y)};
+      p.vec = {*x, *y};
       return p;
     }
     default: break;

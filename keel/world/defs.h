@@ -54,7 +54,7 @@ class Params {
   usize size() const { return params_.size(); }
   const Param* find(std::string_view name) const;
   bool has(std::string_view name) const { return find(name) != nullptr; }
-  // The value when present with this kind, else the fallback.
+  // The value when present with this kind, else the fallback (numbers clamped to f32's range).
   f32 number(std::string_view name, f32 fallback = 0) const;
   std::string_view text(std::string_view name, std::string_view fallback = {}) const;
   Vec2 vec2(std::string_view name, Vec2 fallback = {}) const;

@@ -2,6 +2,8 @@
 
 #include "keel/text/signature.h"
 
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,12 @@ bool make_param(const Token& key, std::string_view name, const std::vector<const
     return true;
   }
   if (values.size() == 2 && values[0]->is_number() && values[1]->is_number()) {
+    for (const Token* v : values) {
+      if (std::fabs(v->number) > std::numeric_limits<f32>::max()) {
+        diag.error(*v, "a vector's component is out of the range of f32");
+        return false;
+      }
+    }
     out.kind = ParamKind::kVec2;
     out.vec = {static_cast<f32>(values[0]->number), static_cast<f32>(values[1]->number)};
     return true;

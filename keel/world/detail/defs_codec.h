@@ -10,6 +10,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -67,6 +68,15 @@ class DefReader {
     const double v = std::bit_cast<double>(static_cast<u64>(*lo) | (static_cast<u64>(*hi) << 32));
     if (!std::isfinite(v)) return corrupt("a number is not finite");
     return v;
+  }
+  // A number stored as f64 but held as f32: finite and within f32's range.
+  Result<f32> f32v() {
+    const Result<double> v = f64v();
+    if (!v) return std::unexpected(v.error());
+    if (std::fabs(*v) > static_cast<double>(std::numeric_limits<f32>::max())) {
+      return corrupt("a number is out of the range of f32");
+    }
+    return static_cast<f32>(*v);
   }
   // A length-prefixed string of at most kMaxDefString bytes; `allow_empty` for optional names.
   Result<std::string> str(bool allow_empty = false) {
