@@ -18,7 +18,8 @@ u64 key_of(Entity e) { return (static_cast<u64>(e.index) << 32) | e.generation; 
 
 Status need_alive(const World& world, Entity e, std::string_view what) {
   if (world.alive(e)) return ok();
-  return fail(ErrorCode::kInvalidArgument, "{}: the entity is {}", what, to_string(world.status(e)));
+  return fail(ErrorCode::kInvalidArgument, "{}: the entity is {}", what,
+              to_string(world.status(e)));
 }
 
 }  // namespace
@@ -70,8 +71,8 @@ Status ScriptBindings::add_commands(script::CommandSet& commands) {
     const EntityDef* d = b->self->defs_.find_hash(def.hash);
     if (d == nullptr) return call.fail("SPAWN: no entity definition `" + name_text(call, 0) + "`");
     const Transform* t = w.get<Transform>(b->entity);
-    const Vec2 at = (t != nullptr ? t->position : Vec2{}) +
-                    Vec2{static_cast<f32>(dx), static_cast<f32>(dy)};
+    const Vec2 at =
+        (t != nullptr ? t->position : Vec2{}) + Vec2{static_cast<f32>(dx), static_cast<f32>(dy)};
     Result<Entity> e = spawn(w, b->self->registry_, *d, at, t != nullptr ? t->angle : 0);
     if (!e) return call.fail("SPAWN: " + e.error().message());
     return script::Outcome::kNext;
@@ -107,13 +108,14 @@ Status ScriptBindings::add_commands(script::CommandSet& commands) {
     if (!name) return call.fail("SETPROP: the library has no property names");
     props::PropertyContainer* p = b->self->world_.props(b->entity);
     const props::Key key = props::Key::runtime(*name);
-    const Status s = p->holds<f32>(key) ? p->set<f32>(key, static_cast<f32>(value))
-                                        : p->set<s32>(key, value);
+    const Status s =
+        p->holds<f32>(key) ? p->set<f32>(key, static_cast<f32>(value)) : p->set<s32>(key, value);
     if (!s) return call.fail("SETPROP: " + s.error().message());
     return script::Outcome::kNext;
   };
-  if (Status s = commands.add("SPAWN", kOpSpawn, spawn_cmd,
-                              {.defaults = {0, 0}, .help = "SPAWN(\"definition\", dx = 0, dy = 0);"});
+  if (Status s =
+          commands.add("SPAWN", kOpSpawn, spawn_cmd,
+                       {.defaults = {0, 0}, .help = "SPAWN(\"definition\", dx = 0, dy = 0);"});
       !s) {
     return s;
   }

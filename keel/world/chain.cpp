@@ -28,8 +28,8 @@ void write_actions(DefWriter& w, const std::vector<ChainAction>& actions) {
 constexpr usize kMinAction = 1 + 4 + 1 + 4 + 1 + 8 * 3;
 constexpr usize kMinStep = 4 + 4 + 4 + 1 + 4 + 8 + 4;
 
-#define KEEL_CHAIN_READ(var, expr)                            \
-  auto var = (expr);                                          \
+#define KEEL_CHAIN_READ(var, expr) \
+  auto var = (expr);               \
   if (!var) return std::unexpected(std::move(var).error())
 
 Result<ChainAction> read_action(DefReader& r) {

@@ -34,20 +34,20 @@ enum class ChainActionKind : u8 { kSpawn = 1, kCall = 2 };
 
 struct ChainAction {
   ChainActionKind kind = ChainActionKind::kSpawn;
-  std::string name;   // the entity definition (Spawn) or the game function (Call)
-  u32 count = 0;      // Spawn: how many
-  bool at = false;    // Spawn: true when a position was given, else the runner's placer decides
-  Vec2 position;      // Spawn: the centre
-  f32 spread = 0;     // Spawn: radius of the ring the entities are placed on around the centre
+  std::string name;  // the entity definition (Spawn) or the game function (Call)
+  u32 count = 0;     // Spawn: how many
+  bool at = false;   // Spawn: true when a position was given, else the runner's placer decides
+  Vec2 position;     // Spawn: the centre
+  f32 spread = 0;    // Spawn: radius of the ring the entities are placed on around the centre
 };
 
 enum class ChainConditionKind : u8 { kNone = 0, kDead = 1, kTime = 2, kCheck = 3 };
 
 struct ChainCondition {
   ChainConditionKind kind = ChainConditionKind::kNone;
-  u32 count = 0;      // Dead: how many must be dead; 0 = all of them
-  f32 seconds = 0;    // Time
-  std::string name;   // Check: the game predicate
+  u32 count = 0;     // Dead: how many must be dead; 0 = all of them
+  f32 seconds = 0;   // Time
+  std::string name;  // Check: the game predicate
 };
 
 struct ChainStep {

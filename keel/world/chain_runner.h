@@ -47,9 +47,9 @@ class ChainRunner {
 
   bool running() const { return chain_ != nullptr && step_ < chain_->steps.size(); }
   bool finished() const { return chain_ != nullptr && step_ >= chain_->steps.size(); }
-  usize step() const { return step_; }  // index of the current step
+  usize step() const { return step_; }                             // index of the current step
   const std::vector<Entity>& spawned() const { return spawned_; }  // by the current step
-  u32 dead() const;  // of spawned(): dead or dying
+  u32 dead() const;                                                // of spawned(): dead or dying
   f32 step_time() const { return step_time_; }
 
  private:

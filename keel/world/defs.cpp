@@ -213,7 +213,8 @@ Result<EntityDef> decode_entity_def(ByteSpan bytes, std::string_view label) {
 // ---- EntityDefs -------------------------------------------------------------------------
 
 Status EntityDefs::add(EntityDef def) {
-  if (def.name.empty()) return fail(ErrorCode::kInvalidArgument, "an entity definition needs a name");
+  if (def.name.empty())
+    return fail(ErrorCode::kInvalidArgument, "an entity definition needs a name");
   if (defs_.contains(def.name)) {
     return fail(ErrorCode::kAlreadyExists, "entity definition `{}` is already loaded", def.name);
   }

@@ -58,8 +58,7 @@ Audio make_audio(const Params& p) {
 void register_world_components(SpawnRegistry& r) {
   r.add<Obstacle>("Obstacle", [](const Params& p) {
     const s32 group = int_of(p, "group", 0, spatial::kMaxGroups - 1, 0);
-    return Obstacle{.group = static_cast<spatial::GroupId>(group),
-                    .radius = p.number("radius", 1)};
+    return Obstacle{.group = static_cast<spatial::GroupId>(group), .radius = p.number("radius", 1)};
   });
   r.add<Target>("Target", [](const Params&) { return Target{}; });
   r.add<Gun>("Gun", [](const Params& p) {
@@ -110,8 +109,8 @@ Result<Entity> spawn(World& world, const SpawnRegistry& registry, const EntityDe
                      Vec2 position, f32 angle) {
   if (Status s = registry.check(def); !s) return std::unexpected(s.error());
   const Entity e = world.create();
-  world.create<Transform>(e, Transform{.position = position, .angle = angle, .velocity = {},
-                                       .angular_velocity = 0});
+  world.create<Transform>(
+      e, Transform{.position = position, .angle = angle, .velocity = {}, .angular_velocity = 0});
   for (const ComponentDef& c : def.components) {
     if (Status s = (*registry.find(c.name))(world, e, c.params); !s) {
       world.kill(e);

@@ -49,12 +49,12 @@ class SpawnRegistry {
                     "SpawnRegistry::add<C>: the factory takes (const Params&) and returns a C, "
                     "or takes (World&, Entity, const Params&) and returns Status");
       add(component, ComponentFactory([f = std::move(factory)](World& w, Entity e,
-                                                                const Params& p) mutable -> Status {
-        if (w.create<C>(e, f(p)) == nullptr) {
-          return fail(ErrorCode::kInvalidArgument, "the entity is not alive");
-        }
-        return ok();
-      }));
+                                                               const Params& p) mutable -> Status {
+            if (w.create<C>(e, f(p)) == nullptr) {
+              return fail(ErrorCode::kInvalidArgument, "the entity is not alive");
+            }
+            return ok();
+          }));
     }
   }
 

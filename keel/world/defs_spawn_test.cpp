@@ -35,10 +35,9 @@ class Spawning : public ::testing::Test {
     health.set_number("hp", 30);
     Params obstacle;
     obstacle.set_number("group", 3).set_number("radius", 12);
-    EXPECT_TRUE(defs.add(def_of("fighter", {component("Gun", gun), component("Sprite", sprite),
-                                            component("Audio", audio),
-                                            component("Health", health),
-                                            component("Obstacle", obstacle)})));
+    EXPECT_TRUE(defs.add(def_of(
+        "fighter", {component("Gun", gun), component("Sprite", sprite), component("Audio", audio),
+                    component("Health", health), component("Obstacle", obstacle)})));
   }
   World world;
   SpawnRegistry registry;
@@ -95,8 +94,8 @@ TEST(EntryPoints, SpawnUnknownDefinition) {
 }
 
 TEST_F(Spawning, EntryPointsSpawnMissingRegistryEntry) {
-  ASSERT_TRUE(defs.add(def_of("ghost", {component("Health"), component("Vehicle"),
-                                        component("Body")})));
+  ASSERT_TRUE(
+      defs.add(def_of("ghost", {component("Health"), component("Vehicle"), component("Body")})));
   Result<Entity> e = spawn(world, registry, defs, "ghost", {});
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error().code(), ErrorCode::kNotFound);

@@ -115,7 +115,9 @@ void EntitySchema::add(ComponentSpec spec) {
 }
 
 const ComponentSpec* EntitySchema::find(std::string_view component) const {
-  const auto lower = [](char ch) { return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch + 32) : ch; };
+  const auto lower = [](char ch) {
+    return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch + 32) : ch;
+  };
   for (const ComponentSpec& c : components_) {
     if (std::ranges::equal(c.name, component, {}, lower, lower)) return &c;
   }

@@ -81,11 +81,12 @@ void register_world_handlers(pipeline::Registrar& registrar) {
                  .fn = build_entity_asset,
                  .version = 1,
                  .description = "an entity definition: components and their parameters"});
-  registrar.add({.platform = pipeline::kCommon,
-                 .type = "Chain",
-                 .fn = build_chain_asset,
-                 .version = 1,
-                 .description = "an event chain: steps with start/end actions and an end condition"});
+  registrar.add(
+      {.platform = pipeline::kCommon,
+       .type = "Chain",
+       .fn = build_chain_asset,
+       .version = 1,
+       .description = "an event chain: steps with start/end actions and an end condition"});
 }
 
 }  // namespace keel::world
