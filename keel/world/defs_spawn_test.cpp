@@ -5,8 +5,17 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace keel::world {
 namespace {
+
+// The object a test just checked exists (aborts otherwise, so the compiler sees no null).
+template <typename T>
+T& must(T* p) {
+  if (p == nullptr) std::abort();
+  return *p;
+}
 
 struct Health {
   f32 hp = 0;
@@ -62,9 +71,9 @@ TEST_F(Spawning, SpawnByNameBuildsTheRightComponents) {
   EXPECT_EQ(sprite->texture, runtime_id("ships/fighter"));
   EXPECT_EQ(sprite->layer, 2);
   EXPECT_EQ(sprite->colour, 0xFFFFFFFFu);
-  EXPECT_EQ(world.get<Audio>(*e)->sound_for("shoot"_id), runtime_id("laser"));
-  EXPECT_FLOAT_EQ(world.get<Health>(*e)->hp, 30);
-  EXPECT_EQ(world.get<Obstacle>(*e)->group, 3);
+  EXPECT_EQ(must(world.get<Audio>(*e)).sound_for("shoot"_id), runtime_id("laser"));
+  EXPECT_FLOAT_EQ(must(world.get<Health>(*e)).hp, 30);
+  EXPECT_EQ(must(world.get<Obstacle>(*e)).group, 3);
   EXPECT_FALSE(world.has<Target>(*e));
 }
 
@@ -122,9 +131,9 @@ TEST_F(Spawning, ClampsOutOfRangeNumbersOfHandMadeDefinitions) {
   ASSERT_TRUE(defs.add(def_of("wild", {component("Obstacle", wild), component("Sprite", sprite)})));
   Result<Entity> e = spawn(world, registry, defs, "wild", {});
   ASSERT_TRUE(e);
-  EXPECT_EQ(world.get<Obstacle>(*e)->group, spatial::kMaxGroups - 1);
-  EXPECT_EQ(world.get<Sprite>(*e)->colour, 0u);
-  EXPECT_EQ(world.get<Sprite>(*e)->layer, 1000000);
+  EXPECT_EQ(must(world.get<Obstacle>(*e)).group, spatial::kMaxGroups - 1);
+  EXPECT_EQ(must(world.get<Sprite>(*e)).colour, 0u);
+  EXPECT_EQ(must(world.get<Sprite>(*e)).layer, 1000000);
 }
 
 }  // namespace
