@@ -43,6 +43,8 @@ class View {
   static_assert(detail::kDistinct<Cs...>, "a view names each component type once");
 
  public:
+  using Stores = std::tuple<ComponentStore<Cs>*...>;
+
   explicit View(ComponentStore<Cs>&... stores) : stores_(&stores...) {}
 
   // fn(Entity, Cs&...) or fn(Cs&...) for every matching entity.
@@ -66,24 +68,24 @@ class View {
   class Iterator {
    public:
     using value_type = std::tuple<Entity, Cs&...>;
-    value_type operator*() const { return view_->at(walk_, index_); }
+    value_type operator*() const { return View::at(stores_, walk_, index_); }
     Iterator& operator++() {
       ++index_;
-      view_->skip(walk_, index_);
+      if (!walk_.grouped) View::skip(stores_, walk_, index_);
       return *this;
     }
     bool operator==(Sentinel) const { return index_ >= walk_.count; }
 
    private:
     friend class View;
-    Iterator(View* view, typename View::Walk walk) : view_(view), walk_(walk) {
-      view_->skip(walk_, index_);
+    Iterator(const Stores& stores, typename View::Walk walk) : stores_(stores), walk_(walk) {
+      if (!walk_.grouped) View::skip(stores_, walk_, index_);
     }
-    View* view_;
+    Stores stores_;  // a copy: the loop keeps it in registers
     typename View::Walk walk_;
     u32 index_ = 0;
   };
-  Iterator begin() { return Iterator(this, start()); }
+  Iterator begin() { return Iterator(stores_, start()); }
   Sentinel end() const { return {}; }
 
   // Entities visited by a walk starting now (counts a sparse walk: O(driver size)).
@@ -116,26 +118,33 @@ class View {
     return {driver, driver->size(), false};
   }
 
-  bool contains_all(u32 entity_index) const {
+  static bool contains_all(const Stores& stores, u32 entity_index) {
     return (
-        (std::get<ComponentStore<Cs>*>(stores_)->dense_index(entity_index) != StoreBase::kNone) &&
+        (std::get<ComponentStore<Cs>*>(stores)->dense_index(entity_index) != StoreBase::kNone) &&
         ...);
+  }
+  bool contains_all(u32 entity_index) const { return contains_all(stores_, entity_index); }
+  template <typename C>
+  static C& lookup(const Stores& stores, u32 entity_index) {
+    ComponentStore<C>* s = std::get<ComponentStore<C>*>(stores);
+    return s->data_[s->sparse_[entity_index]];
   }
   template <typename C>
   C& lookup(u32 entity_index) const {
-    ComponentStore<C>* s = std::get<ComponentStore<C>*>(stores_);
-    return s->data_[s->sparse_[entity_index]];
+    return lookup<C>(stores_, entity_index);
   }
-  void skip(const Walk& walk, u32& index) const {
-    if (walk.grouped) return;
-    while (index < walk.count && !contains_all(walk.driver->entities_[index].index)) ++index;
+  static void skip(const Stores& stores, const Walk& walk, u32& index) {
+    while (index < walk.count && !contains_all(stores, walk.driver->entities_[index].index)) {
+      ++index;
+    }
   }
-  std::tuple<Entity, Cs&...> at(const Walk& walk, u32 index) const {
+  static std::tuple<Entity, Cs&...> at(const Stores& stores, const Walk& walk, u32 index) {
     if (walk.grouped) {
-      return {first()->entities_[index], std::get<ComponentStore<Cs>*>(stores_)->data_[index]...};
+      return {std::get<0>(stores)->entities_[index],
+              std::get<ComponentStore<Cs>*>(stores)->data_[index]...};
     }
     const Entity e = walk.driver->entities_[index];
-    return {e, lookup<Cs>(e.index)...};
+    return {e, lookup<Cs>(stores, e.index)...};
   }
 
   template <typename Fn>
@@ -149,7 +158,7 @@ class View {
     }
   }
 
-  std::tuple<ComponentStore<Cs>*...> stores_;
+  Stores stores_;
 };
 
 }  // namespace keel::world

@@ -27,7 +27,10 @@ void Group::on_added(u32 entity_index) {
     if (s->dense_index(entity_index) == StoreBase::kNone) return;
   }
   if (stores.front()->dense_index(entity_index) < size) return;  // already in (a replacement)
-  for (StoreBase* s : stores) s->swap_dense(s->dense_index(entity_index), size);
+  for (StoreBase* s : stores) {
+    const u32 d = s->dense_index(entity_index);
+    if (d != size) s->swap_dense(d, size);  // a new entity that completes the group: none
+  }
   ++size;
 }
 
@@ -35,7 +38,10 @@ void Group::on_removing(u32 entity_index) {
   const u32 d = stores.front()->dense_index(entity_index);
   if (d == StoreBase::kNone || d >= size) return;
   --size;
-  for (StoreBase* s : stores) s->swap_dense(s->dense_index(entity_index), size);
+  for (StoreBase* s : stores) {
+    const u32 di = s->dense_index(entity_index);
+    if (di != size) s->swap_dense(di, size);
+  }
 }
 
 // --- entities -----------------------------------------------------------------------------------
@@ -60,11 +66,6 @@ Entity World::create() {
   slot.dying = false;
   ++live_;
   return Entity{index, slot.generation};
-}
-
-bool World::alive(Entity e) const {
-  return e.index < slots_.size() && slots_[e.index].generation == e.generation &&
-         (e.generation & kLiveBit) != 0;
 }
 
 bool World::dying(Entity e) const { return alive(e) && slots_[e.index].dying; }
@@ -246,7 +247,7 @@ u64 World::state_hash() const {
   u64 h = hash64(&live_, sizeof(live_), 0x6b65656c776f726cull);
   for (u32 i = 0; i < slots_.size(); ++i) {
     if ((slots_[i].generation & kLiveBit) == 0) continue;
-    const std::array<u32, 2> id{i, slots_[i].generation};
+    const std::array<u32, 2> id{i, slots_[i].generation >> 8};  // not the world's own salt
     h = hash64(id.data(), sizeof(id), h);
   }
   for (const StoreBase* s : tracked_) {

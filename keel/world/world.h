@@ -70,7 +70,10 @@ class World {
   // Marks a live entity to end at the next flush(); false for null, dead and foreign ids.
   // Killing twice before the flush is harmless (true, one on_kill).
   bool kill(Entity e);
-  bool alive(Entity e) const;
+  bool alive(Entity e) const {
+    return e.index < slots_.size() && slots_[e.index].generation == e.generation &&
+           (e.generation & kLiveBit) != 0;
+  }
   // Killed, ending at the next flush() (still alive until then).
   bool dying(Entity e) const;
   HandleStatus status(Entity e) const;
@@ -114,7 +117,8 @@ class World {
   bool has(Entity e) const {
     return get<C>(e) != nullptr;
   }
-  // Ends the entity's C at the next flush(); false (nothing happens) when it has none.
+  // Ends the entity's C at the next flush(); false (nothing happens) when it has none. The end
+  // applies to the C the entity has at the flush (a replacement made meanwhile ends too).
   template <typename C>
   bool remove(Entity e) {
     return end_component(find_store<C>(), e, false);

@@ -13,6 +13,12 @@
 namespace keel::world {
 namespace {
 
+// A copy of the component, or a default one when it is missing (no null dereference).
+template <typename C>
+C deref(const C* c) {
+  return c != nullptr ? *c : C{};
+}
+
 struct Position {
   f32 x = 0, y = 0;
 };
@@ -56,9 +62,10 @@ TEST(World, CreateReachesTheManagerByType) {
   world.create<Velocity>(e, Velocity{3, 4});
   Named* n = world.create<Named>(e, "ship");
   ASSERT_NE(n, nullptr);
-  EXPECT_EQ(world.get<Named>(e)->name, "ship");
-  EXPECT_EQ(world.get<Position>(e)->y, 2.f);
-  EXPECT_EQ(world.get<Velocity>(e)->x, 3.f);
+  EXPECT_EQ(world.get<Named>(e), n);
+  EXPECT_EQ(n->name, "ship");
+  EXPECT_EQ(deref(world.get<Position>(e)).y, 2.f);
+  EXPECT_EQ(deref(world.get<Velocity>(e)).x, 3.f);
   EXPECT_EQ(world.get<Tag>(e), nullptr);
   EXPECT_EQ(&world.store<Position>(), &world.store<Position>());
   EXPECT_EQ(world.store<Position>().size(), 1u);
@@ -70,7 +77,7 @@ TEST(World, WeakHandlesDieWithTheirComponent) {
   world.create<Tag>(e, 7);
   const ComponentHandle<Tag> h = world.handle<Tag>(e);
   ASSERT_TRUE(world.alive(h));
-  EXPECT_EQ(world.get(h)->value, 7);
+  EXPECT_EQ(deref(world.get(h)).value, 7);
   EXPECT_TRUE(world.remove<Tag>(e));
   EXPECT_TRUE(world.alive(h)) << "removal ends at the flush";
   world.flush();
@@ -103,7 +110,7 @@ TEST(World, ReplacingAComponentKillsItsHandles) {
   const ComponentHandle<Tag> h = world.handle<Tag>(e);
   world.create<Tag>(e, 2);
   EXPECT_FALSE(world.alive(h));
-  EXPECT_EQ(world.get<Tag>(e)->value, 2);
+  EXPECT_EQ(deref(world.get<Tag>(e)).value, 2);
   EXPECT_EQ(world.store<Tag>().size(), 1u);
 }
 
@@ -133,7 +140,7 @@ TEST(World, KillRemovesEveryComponent) {
   world.flush();
   EXPECT_EQ(world.store<Position>().size(), 1u);
   EXPECT_EQ(world.store<Velocity>().size(), 0u);
-  EXPECT_EQ(world.get<Position>(b)->x, 5.f) << "the moved component keeps its entity";
+  EXPECT_EQ(deref(world.get<Position>(b)).x, 5.f) << "the moved component keeps its entity";
 }
 
 TEST(World, ManyEntitiesKeepTheirComponents) {
@@ -151,7 +158,7 @@ TEST(World, ManyEntitiesKeepTheirComponents) {
       EXPECT_FALSE(world.alive(es[i]));
     } else {
       ASSERT_NE(world.get<Tag>(es[i]), nullptr);
-      EXPECT_EQ(world.get<Tag>(es[i])->value, i);
+      EXPECT_EQ(deref(world.get<Tag>(es[i])).value, i);
       EXPECT_EQ(world.has<Position>(es[i]), i % 3 == 0);
     }
   }

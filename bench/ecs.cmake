@@ -1,0 +1,1 @@
+keel_add_bench(ecs SOURCES ${src} LIBS keel::world)
