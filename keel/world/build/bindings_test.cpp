@@ -84,8 +84,9 @@ TEST_F(Scripts, SpawnKillAndPropertiesFromAScript) {
     EXPECT_FLOAT_EQ(t.position.x, 105);
     EXPECT_FLOAT_EQ(t.position.y, -2);
   }
-  EXPECT_FLOAT_EQ(*world.props(*e)->find<f32>("health"), 40.0f);  // stays an f32
-  EXPECT_EQ(*world.props(*e)->find<s32>("kills"), 3);
+  const props::PropertyContainer& props = *world.props(*e);
+  EXPECT_EQ(props.get<f32>("health").value_or(0), 40.0f);  // stays an f32
+  EXPECT_EQ(props.get<s32>("kills").value_or(0), 3);
   EXPECT_TRUE(world.alive(*e));
 
   vm->update(1.0 / 60);  // the pause
