@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace keel::world {
 namespace {
@@ -128,6 +129,23 @@ Result<Entity> spawn(World& world, const SpawnRegistry& registry, const EntityDe
     return fail(ErrorCode::kNotFound, "no entity definition `{}` is loaded", name);
   }
   return spawn(world, registry, *def, position, angle);
+}
+
+ListenerId connect_bullet_spawner(World& world, const SpawnRegistry& registry,
+                                  const EntityDefs& defs, u32* failed) {
+  return world.on<Shoot>([&registry, &defs, failed](World& w, const Shoot& shot) {
+    const EntityDef* def = defs.find_hash(shot.bullet.value);
+    const f32 angle = shot.velocity.x != 0 || shot.velocity.y != 0
+                          ? std::atan2(shot.velocity.y, shot.velocity.x)
+                          : 0.0f;
+    Result<Entity> bullet =
+        def != nullptr ? spawn(w, registry, *def, shot.position, angle) : Result<Entity>{};
+    if (def == nullptr || !bullet) {
+      if (failed != nullptr) ++*failed;
+      return;
+    }
+    if (Transform* t = w.get<Transform>(*bullet)) t->velocity = shot.velocity;
+  });
 }
 
 }  // namespace keel::world

@@ -20,6 +20,7 @@
 #include "keel/core/types.h"
 #include "keel/world/defs.h"
 #include "keel/world/entity.h"
+#include "keel/world/listeners.h"
 #include "keel/world/world.h"
 
 #include <concepts>
@@ -82,5 +83,13 @@ Result<Entity> spawn(World& world, const SpawnRegistry& registry, const EntityDe
                      Vec2 position, f32 angle = 0);
 Result<Entity> spawn(World& world, const SpawnRegistry& registry, const EntityDefs& defs,
                      std::string_view name, Vec2 position, f32 angle = 0);
+
+// The bullet spawner: each Shoot event (components.h, emitted by tick_guns) spawns the gun's
+// bullet definition (found by its StringId) at the muzzle, facing and moving with the event's
+// velocity. Shots whose definition is not loaded or cannot be built are counted in `failed`
+// (optional) and otherwise ignored: a game event must not stop the frame. The registry, the
+// definitions and `failed` are borrowed for as long as the listener stays subscribed.
+ListenerId connect_bullet_spawner(World& world, const SpawnRegistry& registry,
+                                  const EntityDefs& defs, u32* failed = nullptr);
 
 }  // namespace keel::world

@@ -138,3 +138,36 @@ TEST_F(Spawning, ClampsOutOfRangeNumbersOfHandMadeDefinitions) {
 
 }  // namespace
 }  // namespace keel::world
+
+namespace keel::world {
+namespace {
+
+TEST(BulletSpawner, AShotSpawnsTheGunsBulletDefinition) {
+  World world;
+  SpawnRegistry registry;
+  register_world_components(registry);
+  EntityDefs defs;
+  Params life;
+  life.set_number("seconds", 1);
+  ASSERT_TRUE(
+      defs.add(EntityDef{.name = "bullet", .components = {{.name = "Lifetime", .params = life}}}));
+  u32 failed = 0;
+  connect_bullet_spawner(world, registry, defs, &failed);
+  const Entity gunner = world.create();
+  world.emit(
+      Shoot{.shooter = gunner, .bullet = "bullet"_id, .position = {1, 2}, .velocity = {0, 5}});
+  world.emit(Shoot{.shooter = gunner, .bullet = "missing"_id, .position = {}, .velocity = {}});
+  world.flush();
+  EXPECT_EQ(failed, 1u);
+  u32 bullets = 0;
+  for (auto [e, l, t] : world.view<Lifetime, Transform>()) {
+    ++bullets;
+    EXPECT_FLOAT_EQ(t.position.y, 2);
+    EXPECT_FLOAT_EQ(t.velocity.y, 5);
+    EXPECT_NEAR(t.angle, 1.5707964f, 1e-5);
+  }
+  EXPECT_EQ(bullets, 1u);
+}
+
+}  // namespace
+}  // namespace keel::world
