@@ -42,7 +42,7 @@ std::optional<EntitySchema> load_schema(pipeline::BuildContext& ctx, const text:
   text::Diagnostics diag;
   doc = text::parse(std::move(*source), *path, diag);
   if (doc != nullptr) schema.add_from(doc->first(), diag);
-  if (diag.has_errors() || !diag.empty()) ctx.report(diag, doc.get());
+  if (!diag.empty()) ctx.report(diag, doc.get());
   if (doc == nullptr || diag.has_errors()) return std::nullopt;
   return schema;
 }
