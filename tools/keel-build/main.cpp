@@ -19,6 +19,7 @@
 #include "keel/pipeline/project.h"
 #include "keel/pipeline/registry.h"
 #include "keel/spatial/build/spatial_handlers.h"
+#include "keel/world/build/world_handlers.h"
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -96,6 +97,7 @@ bool load(const Options& o, std::optional<Project>& project, HandlerRegistry& ha
   register_builtin_handlers(handlers);
   keel::assets::register_asset_handlers(handlers);
   keel::spatial::register_spatial_handlers(handlers);
+  keel::world::register_world_handlers(handlers);
   const std::vector<fs::path> search = plugin_search_path(o);
   bool ok = true;
   for (const PluginReference& plugin : project->plugins) {
