@@ -118,17 +118,41 @@ usize remove_stale_temporaries_of(const std::filesystem::path& target) {
 
 Result<std::string> read_file(const std::filesystem::path& path) {
   if (path.empty()) return empty_path("read_file");
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return io_error(path, "cannot open for reading");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error(path, "cannot open for reading");
+  // A regular file is read straight into a string of its size (no growing copies); anything
+  // else, or a file that grows meanwhile, in 64 KiB pieces after that.
+  struct stat st {};
+  usize expected = 0;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) expected = static_cast<usize>(st.st_size);
   std::string data;
+  bool failed = false;
+  data.resize_and_overwrite(expected, [&](char* out, usize size) {
+    usize done = 0;
+    while (done < size) {
+      const ssize_t n = ::read(fd, out + done, size - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        failed = n < 0;
+        break;
+      }
+      done += static_cast<usize>(n);
+    }
+    return done;
+  });
   char buffer[1 << 16];
-  for (;;) {
-    const usize n = std::fread(buffer, 1, sizeof buffer, f);
-    data.append(buffer, n);
-    if (n < sizeof buffer) break;  // end of file or error, told apart below
+  while (!failed) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      failed = n < 0;
+      break;
+    }
+    data.append(buffer, static_cast<usize>(n));
   }
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
+  const int saved = errno;
+  ::close(fd);
+  errno = saved;
   if (failed) return io_error(path, "read failed");
   return data;
 }

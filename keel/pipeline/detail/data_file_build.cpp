@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <thread>
 #include <unordered_set>
 
@@ -162,6 +163,7 @@ void DataFileBuild::run_jobs() {
                    in_.project.root.string() + "/",
                    in_.outputs_created,
                    {},
+                   {},
                    &files_.assets,
                    std::vector<std::string>(total),
                    std::vector<std::string>(total),
@@ -180,14 +182,20 @@ void DataFileBuild::run_jobs() {
   std::atomic<usize> next{0};
   std::atomic<usize> finished{0};
   auto worker = [&] {
+    std::string location;  // "main.kcmd:12", one buffer per worker (no format call per asset)
     for (usize i = next.fetch_add(1); i < total; i = next.fetch_add(1)) {
       AssetJob job(shared, i, files_.assets[i], documents_);
       const auto job_start = std::chrono::steady_clock::now();
       const AssetCommand& asset = files_.assets[i];
       const text::Token& cmd = *asset.command;
-      const std::string location =
-          notify_.active() ? fmt::format("{}:{}", files_.files[asset.file].name, cmd.line)
-                           : std::string();
+      location.clear();
+      if (notify_.active()) {
+        location += files_.files[asset.file].name;
+        char line[24];
+        line[0] = ':';
+        const auto end = std::to_chars(line + 1, line + sizeof line, cmd.line).ptr;
+        location.append(line, end);
+      }
       const std::string_view first = cmd.params != nullptr ? cmd.params->text : std::string_view();
       notify_([&](BuildObserver& o) {
         o.asset_started({platform_, report_.data_file, asset.handler->type, first, location, i + 1,
@@ -288,8 +296,8 @@ BuildDatabase DataFileBuild::new_database(PackRecord& pack) {
 // this time stay too, so that fixing the error does not rebuild them.
 void DataFileBuild::keep_old(BuildDatabase& db) const {
   const std::unordered_set<std::string_view> produced = produced_outputs(results_);
-  for (const auto& [output, record] : old_db_.records()) {
-    if (!produced.contains(output)) db.put(record);
+  for (const IntermediateRecord& record : old_db_.records()) {
+    if (!produced.contains(record.output)) db.put(record);
   }
   if (const FileRecord* f = old_db_.file(data_path_.string())) db.put_file(data_path_.string(), *f);
   db.set_pack(old_db_.pack());
@@ -297,10 +305,10 @@ void DataFileBuild::keep_old(BuildDatabase& db) const {
 
 void DataFileBuild::remove_gone() {
   const std::unordered_set<std::string_view> produced = produced_outputs(results_);
-  for (const auto& [output, record] : old_db_.records()) {
-    if (produced.contains(output)) continue;
+  for (const IntermediateRecord& record : old_db_.records()) {
+    if (produced.contains(record.output)) continue;
     std::error_code ec;
-    if (fs::remove(dir_ / output, ec)) ++report_.removed;
+    if (fs::remove(dir_ / record.output, ec)) ++report_.removed;
   }
 }
 
