@@ -318,6 +318,10 @@ bool DataFileBuild::repack(BuildDatabase& db, PackRecord pack, bool may_retry) {
     db.set_pack(old_db_.pack());
     return true;
   }
+  if (!blocks_fit()) {
+    db.set_pack({});  // repack next time (the check is cheap: no copy is made)
+    return true;
+  }
   notify_([&](BuildObserver& o) { o.repacking(report_.path, pack.inputs.size()); });
   std::vector<fs::path> inputs;
   inputs.reserve(pack.inputs.size());
@@ -338,6 +342,47 @@ bool DataFileBuild::repack(BuildDatabase& db, PackRecord pack, bool may_retry) {
   pack.valid = true;
   pack.data_hash = written->hash;
   db.set_pack(std::move(pack));
+  return true;
+}
+
+bool DataFileBuild::blocks_fit() {
+  const u64 limit = std::min(in_.options.max_block_length, pack::ReadOptions{}.max_block_length);
+  // Intermediates are stored raw: a block's length is at most its file's size, and merging adds
+  // at most one alignment of padding per input. Only when that bound is over the limit are the
+  // inputs' block tables read to find the exact total and the asset that crosses it.
+  u64 bound = 0;
+  for (const JobResult& r : results_) {
+    if (const IntermediateRecord* rec = record_of(r)) {
+      std::error_code ec;
+      const u64 size = fs::file_size(dir_ / rec->output, ec);
+      bound += (ec ? 0 : size) + pack::kMaxAlignment;
+    }
+  }
+  if (bound <= limit) return true;
+  std::unordered_map<u16, u64> totals;
+  for (usize i = 0; i < results_.size(); ++i) {
+    const IntermediateRecord* rec = record_of(results_[i]);
+    if (rec == nullptr) continue;
+    Result<pack::PackFile> file = pack::PackFile::open(dir_ / rec->output);
+    if (!file) continue;  // the repack reports (and rebuilds) a damaged intermediate
+    for (const pack::PackBlock& block : file->blocks()) {
+      u64& total = totals[block.type];
+      total = ((total + block.alignment - 1) & ~(u64{block.alignment} - 1)) + block.length;
+      if (total <= limit) continue;
+      text::Diagnostics diag;
+      diag.error(
+          *files_.assets[i].command,
+          fmt::format("asset `{}` makes block {} of data file {}/{} {} bytes; a block may "
+                      "hold at most {} bytes (the readers' limit): move assets to another "
+                      "data file or another BlockType",
+                      rec->asset_name, block.type, platform_, report_.data_file, total, limit));
+      notify_([&](BuildObserver& o) { o.message(log::Level::kError, diag.render(documents_)); });
+      ++report_.errors;
+      ++report_.failed;
+      report_.ok = false;
+      return false;
+    }
+  }
   return true;
 }
 
