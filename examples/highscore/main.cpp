@@ -6,7 +6,9 @@
 //   --file PATH                         another file than ./highscor.dat
 // Exit status: 0 fine, 1 a damaged table (the file is kept), 2 usage or I/O errors. --reset
 // deletes only a regular file (never a directory, device or link) of at most a table's size.
+// Temporaries of a save that was killed (`<file>.tmp.<dead pid>.*`) are deleted on every run.
 #include "examples/highscore/high_score_table.h"
+#include "keel/core/file.h"
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -74,6 +76,12 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   const std::filesystem::path path = file;
+  // A save killed mid-write leaves `<file>.tmp.<pid>.*` (the atomic write's temporary): delete
+  // those of processes that are gone.
+  if (const keel::usize removed = keel::remove_stale_temporaries_of(path); removed != 0) {
+    fmt::print(stderr, "removed {} temporary file{} of an interrupted save\n", removed,
+               removed == 1 ? "" : "s");
+  }
   if (reset) return reset_file(path);
 
   std::error_code status_error;

@@ -1,11 +1,15 @@
 #include "keel/core/file.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <random>
+#include <vector>
 
 namespace keel {
 namespace {
@@ -46,21 +50,109 @@ std::FILE* create_temporary(const std::filesystem::path& target, std::filesystem
   return nullptr;
 }
 
+// The pid of an atomic-write temporary "<target>.tmp.<pid>.<counter>.<random>", or 0.
+u32 temporary_pid(const std::string& name) {
+  const usize tmp = name.rfind(".tmp.");
+  if (tmp == std::string::npos || tmp == 0) return 0;
+  const char* first = name.data() + tmp + 5;
+  const char* last = name.data() + name.size();
+  u32 pid = 0;
+  const auto [end, ec] = std::from_chars(first, last, pid);
+  if (ec != std::errc() || end == first || (end != last && *end != '.')) return 0;
+  return pid;
+}
+
+bool process_alive(u32 pid) { return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM; }
+
+// A temporary of a dead process (never of this one).
+bool is_stale_temporary(const std::string& name) {
+  const u32 pid = temporary_pid(name);
+  return pid != 0 && pid != static_cast<u32>(::getpid()) && !process_alive(pid);
+}
+
+usize remove_all(const std::vector<std::filesystem::path>& doomed) {
+  usize removed = 0;
+  std::error_code ec;
+  for (const std::filesystem::path& p : doomed) removed += std::filesystem::remove(p, ec) ? 1 : 0;
+  return removed;
+}
+
 }  // namespace
+
+usize remove_stale_temporaries(const std::filesystem::path& dir, bool recursive) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (dir.empty() || !fs::is_directory(dir, ec)) return 0;
+  std::vector<fs::path> doomed;
+  auto consider = [&](const fs::directory_entry& e) {
+    if (e.is_regular_file(ec) && is_stale_temporary(e.path().filename().string())) {
+      doomed.push_back(e.path());
+    }
+  };
+  if (recursive) {
+    for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir, ec)) consider(e);
+  } else {
+    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) consider(e);
+  }
+  return remove_all(doomed);
+}
+
+usize remove_stale_temporaries_of(const std::filesystem::path& target) {
+  namespace fs = std::filesystem;
+  if (target.empty() || !target.has_filename()) return 0;
+  const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  const std::string prefix = target.filename().string() + ".tmp.";
+  std::error_code ec;
+  std::vector<fs::path> doomed;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    // The prefix must be followed directly by the pid: "a.tmp.1.2.3" is a temporary of "a".
+    if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+        name.find(".tmp.", prefix.size()) == std::string::npos && e.is_regular_file(ec) &&
+        is_stale_temporary(name)) {
+      doomed.push_back(e.path());
+    }
+  }
+  return remove_all(doomed);
+}
 
 Result<std::string> read_file(const std::filesystem::path& path) {
   if (path.empty()) return empty_path("read_file");
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return io_error(path, "cannot open for reading");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error(path, "cannot open for reading");
+  // A regular file is read straight into a string of its size (no growing copies); anything
+  // else, or a file that grows meanwhile, in 64 KiB pieces after that.
+  struct stat st {};
+  usize expected = 0;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) expected = static_cast<usize>(st.st_size);
   std::string data;
+  bool failed = false;
+  data.resize_and_overwrite(expected, [&](char* out, usize size) {
+    usize done = 0;
+    while (done < size) {
+      const ssize_t n = ::read(fd, out + done, size - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        failed = n < 0;
+        break;
+      }
+      done += static_cast<usize>(n);
+    }
+    return done;
+  });
   char buffer[1 << 16];
-  for (;;) {
-    const usize n = std::fread(buffer, 1, sizeof buffer, f);
-    data.append(buffer, n);
-    if (n < sizeof buffer) break;  // end of file or error, told apart below
+  while (!failed) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      failed = n < 0;
+      break;
+    }
+    data.append(buffer, static_cast<usize>(n));
   }
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
+  const int saved = errno;
+  ::close(fd);
+  errno = saved;
   if (failed) return io_error(path, "read failed");
   return data;
 }

@@ -49,4 +49,14 @@ class AtomicFileWriter {
   std::FILE* file_ = nullptr;
 };
 
+// Temporaries of atomic writes (`<target>.tmp.<pid>.<...>`, as AtomicFileWriter names them) that
+// a process no longer running left behind, e.g. after kill -9. Temporaries of running processes
+// (this one included) are kept.
+//
+// Deletes such files in `dir` (and its subfolders with `recursive`); returns how many.
+usize remove_stale_temporaries(const std::filesystem::path& dir, bool recursive = false);
+// Deletes only the stale temporaries of one target file (`<target>.tmp.<dead pid>.*` beside it):
+// for tools that write one file into a folder they do not own.
+usize remove_stale_temporaries_of(const std::filesystem::path& target);
+
 }  // namespace keel

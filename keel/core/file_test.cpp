@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace keel {
 namespace {
@@ -73,6 +77,49 @@ TEST(File, TemporaryNamesAreUniquePerWriter) {
   int files = 0;
   for (const auto& e : fs::directory_iterator(p.parent_path())) files += e.is_regular_file();
   EXPECT_EQ(files, 1);
+}
+
+void touch(const fs::path& p) { std::ofstream(p) << "left over"; }
+
+// The pid of a process that has ended (forked, exited and reaped).
+u32 dead_pid() {
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return static_cast<u32>(child);
+}
+
+TEST(File, StaleTemporariesOfDeadProcessesAreRemoved) {
+  const fs::path target = scratch("hs.dat");
+  const fs::path dir = target.parent_path();
+  const std::string dead = fmt::format("hs.dat.tmp.{}.0.0badc0de", dead_pid());
+  const std::string alive = fmt::format("hs.dat.tmp.{}.0.0badc0de", ::getpid());
+  fs::create_directories(dir / "sub");
+  touch(dir / dead);
+  touch(dir / alive);
+  touch(dir / ("other.dat" + dead.substr(6)));
+  touch(dir / "sub" / dead);
+  touch(dir / "notes.tmp.txt");
+  // Only the target's own temporaries.
+  EXPECT_EQ(remove_stale_temporaries_of(target), 1u);
+  EXPECT_FALSE(fs::exists(dir / dead));
+  EXPECT_TRUE(fs::exists(dir / alive)) << "this process is running";
+  EXPECT_TRUE(fs::exists(dir / ("other.dat" + dead.substr(6))));
+  // The whole folder, then its subfolders.
+  EXPECT_EQ(remove_stale_temporaries(dir), 1u);
+  EXPECT_TRUE(fs::exists(dir / "sub" / dead));
+  EXPECT_EQ(remove_stale_temporaries(dir, true), 1u);
+  EXPECT_FALSE(fs::exists(dir / "sub" / dead));
+  EXPECT_TRUE(fs::exists(dir / alive));
+  EXPECT_TRUE(fs::exists(dir / "notes.tmp.txt"));
+}
+
+TEST(EntryPoints, FileStaleTemporariesToleratePathsThatAreNotFolders) {
+  EXPECT_EQ(remove_stale_temporaries(""), 0u);
+  EXPECT_EQ(remove_stale_temporaries("/nonexistent/keel"), 0u);
+  EXPECT_EQ(remove_stale_temporaries_of(""), 0u);
+  EXPECT_EQ(remove_stale_temporaries_of("/nonexistent/keel/hs.dat"), 0u);
 }
 
 TEST(EntryPoints, FileFunctionsRejectEmptyPathsAndWrongOrder) {

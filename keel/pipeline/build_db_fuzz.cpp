@@ -11,6 +11,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using keel::u8;
   using keel::pipeline::BuildDatabase;
+  using keel::pipeline::IntermediateRecord;
   std::vector<u8> bytes;  // numbers while the header is assembled
   if (size > 0 && (data[0] & 1) != 0) {
     const u8* payload = data + 1;
@@ -33,8 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const keel::ByteBuffer again = db->to_bytes();
     keel::Result<BuildDatabase> back = BuildDatabase::from_bytes(again);
     if (!back || !(*back == *db)) std::abort();
-    for (const auto& [output, record] : db->records()) {
-      if (db->find(output) != &record) std::abort();
+    for (const IntermediateRecord& record : db->records()) {
+      if (db->find(record.output) != &record) std::abort();
     }
   }
   return 0;

@@ -34,6 +34,21 @@ TEST(PipelineBuildDb, RoundTrip) {
   EXPECT_EQ(BuildDatabase().to_bytes().size(), 32u + 4 + 4 + 1 + 8 + 4);
 }
 
+TEST(PipelineBuildDb, PutReplacesByOutputAndEqualityIgnoresOrder) {
+  BuildDatabase a = sample();
+  BuildDatabase b;
+  b.put_file("/p/src/face.tga", FileRecord{{7, 1'700'000'000'123'456'789, 42}, 0xABCD, 99});
+  b.put({"Script/ai.kpk", "ai", "Script", "PC", 4, 5, 6, {}});
+  b.put({"Blob/face.kpk", "old", "Blob", "PC", 0, 0, 0, {}});
+  b.put({"Blob/face.kpk", "face", "Blob", "PC", 1, 2, 3, {{"src/face.tga", 0xABCD}}});
+  b.set_pack(a.pack());
+  EXPECT_EQ(b.records().size(), 2u) << "a second put of one output replaces the record";
+  EXPECT_EQ(a, b) << "the same records put in another order";
+  b.put({"Blob/face.kpk", "face", "Blob", "PC", 1, 2, 4, {{"src/face.tga", 0xABCD}}});
+  EXPECT_FALSE(a == b);
+  EXPECT_EQ(b.find("Blob/face.kpk")->output_hash, 4u);
+}
+
 TEST(PipelineBuildDb, EveryTruncationAndBitFlipIsAnError) {
   const ByteBuffer bytes = sample().to_bytes();
   for (usize n = 0; n < bytes.size(); ++n) {

@@ -1,5 +1,7 @@
 #include "keel/pipeline/build_lock.h"
 
+#include "keel/core/file.h"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -32,20 +34,6 @@ bool write_pid(int fd, u32 pid) {
   if (::ftruncate(fd, 0) != 0) return false;
   return text.empty() ||
          ::pwrite(fd, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size());
-}
-
-bool process_alive(u32 pid) { return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM; }
-
-// The pid of an atomic-write temporary "<target>.tmp.<pid>.<counter>.<random>", or 0.
-u32 temporary_pid(const std::string& name) {
-  const usize tmp = name.rfind(".tmp.");
-  if (tmp == std::string::npos || tmp == 0) return 0;
-  const char* first = name.data() + tmp + 5;
-  const char* last = name.data() + name.size();
-  u32 pid = 0;
-  const auto [end, ec] = std::from_chars(first, last, pid);
-  if (ec != std::errc() || end == first || (end != last && *end != '.')) return 0;
-  return pid;
 }
 
 }  // namespace
@@ -105,27 +93,6 @@ BuildLock::~BuildLock() {
   write_pid(fd_, 0);  // a clean finish: the next build has nothing stale to look for
   ::close(fd_);       // releases the flock
   fd_ = -1;
-}
-
-usize remove_stale_temporaries(const fs::path& dir, bool recursive) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return 0;
-  std::vector<fs::path> doomed;
-  auto consider = [&](const fs::directory_entry& e) {
-    if (!e.is_regular_file(ec)) return;
-    const u32 pid = temporary_pid(e.path().filename().string());
-    if (pid != 0 && pid != static_cast<u32>(::getpid()) && !process_alive(pid)) {
-      doomed.push_back(e.path());
-    }
-  };
-  if (recursive) {
-    for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir, ec)) consider(e);
-  } else {
-    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) consider(e);
-  }
-  usize removed = 0;
-  for (const fs::path& p : doomed) removed += fs::remove(p, ec) ? 1 : 0;
-  return removed;
 }
 
 usize remove_stale_temporaries(const Project& project) {

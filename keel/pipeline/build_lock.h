@@ -13,6 +13,7 @@
 #pragma once
 
 #include "keel/core/error.h"
+#include "keel/core/file.h"
 #include "keel/core/types.h"
 #include "keel/pipeline/project.h"
 
@@ -48,13 +49,10 @@ class BuildLock {
   u32 stale_pid_ = 0;
 };
 
-// Deletes the temporary files of atomic writes (`<name>.tmp.<pid>.<...>`, core/file.h) that
-// processes no longer running left in `dir` (and its subfolders with `recursive`). Returns how
-// many it deleted.
-usize remove_stale_temporaries(const std::filesystem::path& dir, bool recursive);
+using keel::remove_stale_temporaries;
 
-// Every folder of the project where keel-build writes: the intermediate folders of its
-// platforms and their image folders.
+// keel::remove_stale_temporaries (keel/core/file.h) for every folder of the project where
+// keel-build writes: the intermediate folders of its platforms and their image folders.
 usize remove_stale_temporaries(const Project& project);
 
 }  // namespace keel::pipeline

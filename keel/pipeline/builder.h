@@ -36,6 +36,9 @@ struct BuildOptions {
   u32 jobs = 1;                // handler threads
   bool force_rebuild = false;  // every intermediate counts as out of date
   bool force_repack = false;   // every data file counts as out of date
+  // A data file's block may hold at most this many bytes (the readers' limit, 1 GiB): assets
+  // that together make a larger block fail before the repack copies anything.
+  u64 max_block_length = u64{1} << 30;
 };
 
 struct BuildSummary {

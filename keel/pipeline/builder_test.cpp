@@ -372,6 +372,37 @@ TEST_F(Pipeline, ErrorsLeaveTheDataFileAlone) {
   EXPECT_TRUE(r.repacked);
 }
 
+// Issue 15: assets that together make a block over the readers' limit were found only by the
+// repack, after copying everything, and counted as "0 failed". Now the asset that crosses the
+// limit fails before the repack, located, and the old data file stays. (A small limit stands in
+// for 1 GiB.)
+TEST_F(Pipeline, AssetsThatTogetherOverfillABlockFailBeforeTheRepack) {
+  ASSERT_TRUE(build().ok) << messages_;
+  const std::string before = files_.read("image/PC/main.kpk");
+  files_.write("src/big1.bin", std::string(600, 'a'));
+  files_.write("src/big2.bin", std::string(600, 'b'));
+  files_.write("main.kcmd",
+               "Blob(\"face\", \"face.tga\");\nBlob(\"big1\", \"big1.bin\");\n"
+               "Blob(\"big2\", \"big2.bin\");\nAddFile(\"sub.kcmd\");\n");
+  DataFileReport r = build({.max_block_length = 1000});
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.failed, 1u);
+  EXPECT_FALSE(r.repacked);
+  EXPECT_THAT(messages_, ::testing::HasSubstr("main.kcmd:3:1: error: asset `big2` makes block 0 "
+                                              "of data file PC/main"))
+      << messages_;
+  EXPECT_THAT(messages_, ::testing::Not(::testing::HasSubstr("repacking")));
+  EXPECT_EQ(files_.read("image/PC/main.kpk"), before);
+  // Every build says so again (cheaply) until the assets fit.
+  messages_.clear();
+  r = build({.max_block_length = 1000});
+  EXPECT_EQ(r.failed, 1u);
+  EXPECT_THAT(messages_, ::testing::HasSubstr("asset `big2` makes block 0"));
+  r = build();
+  EXPECT_TRUE(r.ok) << messages_;
+  EXPECT_TRUE(r.repacked);
+}
+
 TEST_F(Pipeline, LocatedErrors) {
   files_.write("main.kcmd",
                "Blob(\"face\", \"face.tga\");\n"

@@ -45,21 +45,30 @@ void ConsoleProgress::data_file_started(std::string_view platform, std::string_v
   status(fmt::format("{}/{}: {} asset{}", platform, data_file, assets, assets == 1 ? "" : "s"));
 }
 
+// Whether status() would show a line now: no line is formatted for nothing (a no-op build of
+// 10,000 assets into a log would format 20,000).
+bool ConsoleProgress::status_due() const {
+  return options_.terminal && (!status_shown_ || std::chrono::steady_clock::now() - last_status_ >=
+                                                     std::chrono::milliseconds(33));
+}
+
 void ConsoleProgress::asset_started(const AssetEvent& e) {
+  if (!status_due()) return;
   const int digits = static_cast<int>(fmt::formatted_size("{}", e.total));
   status(fmt::format("[{:>{}}/{}] {}/{}: {} {}", e.index - 1, digits, e.total, e.platform,
                      e.data_file, e.type, e.name));
 }
 
 void ConsoleProgress::asset_finished(const AssetEvent& e) {
-  const int digits = static_cast<int>(fmt::formatted_size("{}", e.total));
-  const std::string line =
-      fmt::format("[{:>{}}/{}] {}/{}: {} {} ({})", e.index, digits, e.total, e.platform,
-                  e.data_file, e.type, e.name, to_string(e.outcome));
   // On a terminal the status line shows the work (like ninja) and only failures stay; in a log
   // every asset that was built (or left out) gets its line.
   const bool shown = e.outcome == AssetOutcome::kFailed || options_.verbose ||
                      (!options_.terminal && e.outcome != AssetOutcome::kUpToDate);
+  if (!shown && !status_due()) return;
+  const int digits = static_cast<int>(fmt::formatted_size("{}", e.total));
+  const std::string line =
+      fmt::format("[{:>{}}/{}] {}/{}: {} {} ({})", e.index, digits, e.total, e.platform,
+                  e.data_file, e.type, e.name, to_string(e.outcome));
   if (shown) {
     print(line);
   } else {

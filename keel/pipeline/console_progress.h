@@ -33,6 +33,7 @@ class ConsoleProgress final : public BuildObserver {
 
  private:
   void status(const std::string& line);
+  bool status_due() const;
   void clear_status();
   void print(std::string_view line);  // a permanent line (above the status line)
 

@@ -45,6 +45,33 @@ TEST_F(Pipeline, Check57_IncludeSearchOrder) {
   EXPECT_FALSE(paths.find("", "PC", "Texture"));
 }
 
+// The build stats sources through open folder handles: same answers as stat(path), including a
+// folder that appears only after the first lookup and names with sub-folders.
+TEST_F(Pipeline, Check57_FolderHandlesFindWhatStatFinds) {
+  TestProject files(fs::path(KEEL_TEST_TMPDIR) / "pipeline" / "Check57_handles");
+  const std::string root = files.dir().string();
+  const std::vector<std::string> dirs = {root + "/late", root + "/common"};
+  files.write("common/x.tga", "common");
+  files.write("common/sub/y.tga", "sub");
+  DirectoryHandles handles;
+  std::optional<SourceHit> hit = find_source_in(dirs, "x.tga", &handles);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->path, root + "/common/x.tga");
+  EXPECT_EQ(hit->stamp, *stat_file(root + "/common/x.tga"));
+  ASSERT_TRUE(find_source_in(dirs, "sub/y.tga", &handles));
+  EXPECT_EQ(find_source_in(dirs, "sub/y.tga", &handles)->path, root + "/common/sub/y.tga");
+  EXPECT_FALSE(find_source_in(dirs, "sub", &handles)) << "a folder is no source";
+  EXPECT_FALSE(find_source_in(dirs, "missing.tga", &handles));
+  EXPECT_FALSE(find_source_in(dirs, "", &handles));
+  // The first folder did not exist at the first lookup; once it does, it wins.
+  files.write("late/x.tga", "late");
+  EXPECT_EQ(find_source_in(dirs, "x.tga", &handles)->path, root + "/late/x.tga");
+  // Absolute names and whole paths.
+  EXPECT_EQ(find_source_in(dirs, root + "/common/x.tga", &handles)->stamp.size, 6u);
+  EXPECT_EQ(handles.stat(root + "/late/x.tga")->size, 4u);
+  EXPECT_FALSE(handles.stat(root + "/late/none.tga"));
+}
+
 TEST_F(Pipeline, Check57_AllFourGroupsInOrder) {
   TestProject files(fs::path(KEEL_TEST_TMPDIR) / "pipeline" / "Check57_groups");
   const std::string root = files.dir().string();

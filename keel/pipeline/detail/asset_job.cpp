@@ -168,7 +168,8 @@ Result<FileRecord> AssetJob::file_state(const std::string& path, const FileStamp
 }
 
 Result<std::string> AssetJob::find_source(std::string_view name) {
-  std::optional<SourceHit> hit = find_source_in(shared_.search_dirs.at(asset_.handler), name);
+  std::optional<SourceHit> hit =
+      find_source_in(shared_.search_dirs.at(asset_.handler), name, &shared_.folders);
   if (!hit) {
     const std::string why = why_not_found(shared_.search_dirs.at(asset_.handler), name);
     if (!why.empty()) {
@@ -221,16 +222,19 @@ bool AssetJob::set_output(std::string_view asset_name) {
   }
   std::string& name = shared_.declared_names[index_];
   std::string& rel = shared_.declared_outputs[index_];
-  rel = fmt::format("{}/{}{}", asset_.handler->type, file_name_for(asset_name),
-                    kIntermediateExtension);
+  rel = asset_.handler->type;
+  rel += '/';
+  rel += file_name_for(asset_name);
+  rel += kIntermediateExtension;
   const Hash hash = pack::name_hash(asset_name);
+  const u64 rel_hash = hash64(rel);
   {
     std::lock_guard lock(shared_.claims_mutex);
     name = asset_name;
-    auto [name_it, name_new] = shared_.names.try_emplace(hash, index_);
+    auto [name_index, name_new] = shared_.names.insert(hash, static_cast<u32>(index_));
     if (!name_new) {
-      const text::Token& other = *(*shared_.assets)[name_it->second].command;
-      const std::string& other_name = shared_.declared_names[name_it->second];
+      const text::Token& other = *(*shared_.assets)[*name_index].command;
+      const std::string& other_name = shared_.declared_names[*name_index];
       if (other_name == asset_name) {
         diag_.error(cmd, "asset `{}` is also made by the command at {}:{}:{}", asset_name,
                     other.file, other.line, other.column);
@@ -240,7 +244,10 @@ bool AssetJob::set_output(std::string_view asset_name) {
       }
       return false;
     }
-    if (!shared_.outputs.try_emplace(rel, index_).second) {
+    // Same 64-bit hash and same path: the same intermediate (a collision of different paths
+    // is no conflict).
+    auto [output_index, output_new] = shared_.outputs.insert(rel_hash, static_cast<u32>(index_));
+    if (!output_new && shared_.declared_outputs[*output_index] == rel) {
       diag_.error(cmd, "asset `{}` would overwrite the intermediate {} of another command",
                   asset_name, rel);
       return false;
@@ -269,7 +276,7 @@ bool AssetJob::up_to_date() {
     return false;
   }
   const std::string& path = output_path_;
-  const std::optional<FileStamp> stamp = stat_file(path);
+  const std::optional<FileStamp> stamp = shared_.folders.stat(path);
   if (!stamp) return false;
   Result<FileRecord> state = file_state(path, *stamp, nullptr);
   if (!state || state->hash != old->output_hash) return false;

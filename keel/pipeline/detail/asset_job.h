@@ -3,6 +3,7 @@
 #pragma once
 
 #include "keel/core/hash.h"
+#include "keel/core/prehashed_map.h"
 #include "keel/pipeline/builder.h"
 #include "keel/pipeline/detail/build_db.h"
 #include "keel/pipeline/detail/command_files.h"
@@ -34,6 +35,8 @@ struct JobShared {
   std::atomic<usize>& outputs_created;
   // Include-path search order per handler, filled before the jobs run (read-only after).
   std::unordered_map<const HandlerEntry*, std::vector<std::string>> search_dirs;
+  // Open include and intermediate folders: sources and intermediates are stat-ed through them.
+  DirectoryHandles folders;
 
   // Two commands may not produce the same asset name (name hash) or intermediate. A job writes
   // its own slot of the declared_* vectors (sized to the asset count) and claims under the mutex.
@@ -41,8 +44,8 @@ struct JobShared {
   std::vector<std::string> declared_names;
   std::vector<std::string> declared_outputs;
   std::mutex claims_mutex;
-  std::unordered_map<Hash, usize> names;                // name hash -> asset index
-  std::unordered_map<std::string_view, usize> outputs;  // declared_outputs[i] -> i
+  PrehashedMap<Hash, u32> names;   // name hash -> asset index
+  PrehashedMap<u64, u32> outputs;  // hash64(declared_outputs[i]) -> i
 };
 
 struct JobResult {

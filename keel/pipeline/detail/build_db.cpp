@@ -108,12 +108,11 @@ Unexpected corrupt(usize offset, std::string_view what) {
   return fail_at(SourceLocation::bytes("build database", offset), ErrorCode::kCorrupt, "{}", what);
 }
 
-template <typename Map>
-std::vector<const typename Map::value_type*> sorted(const Map& map) {
-  std::vector<const typename Map::value_type*> out;
-  out.reserve(map.size());
-  for (const auto& entry : map) out.push_back(&entry);
-  std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->first < b->first; });
+std::vector<const IntermediateRecord*> sorted(const std::vector<IntermediateRecord>& records) {
+  std::vector<const IntermediateRecord*> out;
+  out.reserve(records.size());
+  for (const IntermediateRecord& r : records) out.push_back(&r);
+  std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->output < b->output; });
   return out;
 }
 
@@ -131,9 +130,9 @@ ByteBuffer BuildDatabase::to_bytes() const {
     p.s64v(f.hashed_at_ns);
   }
   p.u32v(static_cast<u32>(records_.size()));
-  for (const auto* entry : sorted(records_)) {
-    const auto& [output, r] = *entry;
-    p.str(output);
+  for (const IntermediateRecord* entry : sorted(records_)) {
+    const IntermediateRecord& r = *entry;
+    p.str(r.output);
     p.str(r.asset_name);
     p.str(r.asset_type);
     p.str(r.platform);
@@ -205,6 +204,7 @@ Result<BuildDatabase> BuildDatabase::from_bytes(ByteSpan data) {
   }
   if (!r.count(n, kMinRecord)) return bad();
   db.records_.reserve(n);
+  db.index_.reserve(n);
   for (u32 i = 0; i < n; ++i) {
     IntermediateRecord rec;
     u32 sources = 0;
@@ -217,8 +217,7 @@ Result<BuildDatabase> BuildDatabase::from_bytes(ByteSpan data) {
     for (SourceDependency& s : rec.sources) {
       if (!r.str(s.path) || !r.u64v(s.hash)) return bad();
     }
-    std::string key = rec.output;
-    db.records_.insert_or_assign(std::move(key), std::move(rec));
+    db.put(std::move(rec));
   }
   u8 valid = 0;
   if (!r.u8v(valid) || !r.u64v(db.pack_.data_hash) || !r.count(n, kMinInput)) return bad();
@@ -255,17 +254,51 @@ Status BuildDatabase::save(const std::filesystem::path& path) const {
 
 void BuildDatabase::reserve(usize records, usize files) {
   records_.reserve(records);
+  index_.reserve(records);
   files_.reserve(files);
 }
 
 const IntermediateRecord* BuildDatabase::find(std::string_view output) const {
-  auto it = records_.find(output);
-  return it == records_.end() ? nullptr : &it->second;
+  if (const u32* i = index_.find(hash64(output)); i != nullptr && records_[*i].output == output) {
+    return &records_[*i];
+  }
+  // A hash collision (never seen in practice): the other record is found by a linear search.
+  if (index_.find(hash64(output)) == nullptr) return nullptr;
+  for (const IntermediateRecord& r : records_) {
+    if (r.output == output) return &r;
+  }
+  return nullptr;
 }
 
 void BuildDatabase::put(IntermediateRecord record) {
-  std::string key = record.output;
-  records_.insert_or_assign(std::move(key), std::move(record));
+  const u64 key = hash64(record.output);
+  if (const u32* i = index_.find(key)) {
+    if (records_[*i].output == record.output) {
+      records_[*i] = std::move(record);
+      return;
+    }
+    for (IntermediateRecord& r : records_) {  // a collision: replace by output, or append
+      if (r.output == record.output) {
+        r = std::move(record);
+        return;
+      }
+    }
+    records_.push_back(std::move(record));
+    return;
+  }
+  index_.insert_or_assign(key, static_cast<u32>(records_.size()));
+  records_.push_back(std::move(record));
+}
+
+bool operator==(const BuildDatabase& a, const BuildDatabase& b) {
+  if (a.records_.size() != b.records_.size() || !(a.files_ == b.files_) || a.pack_ != b.pack_) {
+    return false;
+  }
+  for (const IntermediateRecord& r : a.records_) {
+    const IntermediateRecord* other = b.find(r.output);
+    if (other == nullptr || *other != r) return false;
+  }
+  return true;
 }
 
 u64 BuildDatabase::file_key(std::string_view path) { return hash64(path); }

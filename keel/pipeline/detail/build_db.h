@@ -15,6 +15,7 @@
 
 #include "keel/core/bytes.h"
 #include "keel/core/error.h"
+#include "keel/core/prehashed_map.h"
 #include "keel/core/types.h"
 #include "keel/pipeline/detail/file_cache.h"
 #include "keel/pipeline/detail/file_state.h"
@@ -81,7 +82,8 @@ class BuildDatabase {
 
   const IntermediateRecord* find(std::string_view output) const;
   void put(IntermediateRecord record);
-  const StringMap<IntermediateRecord>& records() const { return records_; }
+  // Every record, in the order they were loaded or put.
+  const std::vector<IntermediateRecord>& records() const { return records_; }
 
   // The file-content cache is keyed by a 64-bit hash of the path: a cached entry is only trusted
   // when size, modification time and inode match too, so two paths never share an entry.
@@ -98,10 +100,16 @@ class BuildDatabase {
   const PackRecord& pack() const { return pack_; }
   void set_pack(PackRecord pack) { pack_ = std::move(pack); }
 
-  friend bool operator==(const BuildDatabase&, const BuildDatabase&) = default;
+  // The same records (in any order), file states and pack record.
+  friend bool operator==(const BuildDatabase& a, const BuildDatabase& b);
 
  private:
-  StringMap<IntermediateRecord> records_;
+  // The records in one array and an index by hash64(output) in core's open-addressing table: a
+  // no-op build looks up every record once, and a node-based map cost three dependent cache
+  // misses per lookup. Two outputs whose 64-bit hashes collide are told apart by the record's
+  // output (the later one is kept in a linear side list).
+  std::vector<IntermediateRecord> records_;
+  PrehashedMap<u64, u32> index_;
   FileCache files_;
   PackRecord pack_;
 };

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <thread>
 #include <unordered_set>
 
@@ -162,6 +163,7 @@ void DataFileBuild::run_jobs() {
                    in_.project.root.string() + "/",
                    in_.outputs_created,
                    {},
+                   {},
                    &files_.assets,
                    std::vector<std::string>(total),
                    std::vector<std::string>(total),
@@ -180,14 +182,20 @@ void DataFileBuild::run_jobs() {
   std::atomic<usize> next{0};
   std::atomic<usize> finished{0};
   auto worker = [&] {
+    std::string location;  // "main.kcmd:12", one buffer per worker (no format call per asset)
     for (usize i = next.fetch_add(1); i < total; i = next.fetch_add(1)) {
       AssetJob job(shared, i, files_.assets[i], documents_);
       const auto job_start = std::chrono::steady_clock::now();
       const AssetCommand& asset = files_.assets[i];
       const text::Token& cmd = *asset.command;
-      const std::string location =
-          notify_.active() ? fmt::format("{}:{}", files_.files[asset.file].name, cmd.line)
-                           : std::string();
+      location.clear();
+      if (notify_.active()) {
+        location += files_.files[asset.file].name;
+        char line[24];
+        line[0] = ':';
+        const auto end = std::to_chars(line + 1, line + sizeof line, cmd.line).ptr;
+        location.append(line, end);
+      }
       const std::string_view first = cmd.params != nullptr ? cmd.params->text : std::string_view();
       notify_([&](BuildObserver& o) {
         o.asset_started({platform_, report_.data_file, asset.handler->type, first, location, i + 1,
@@ -288,8 +296,8 @@ BuildDatabase DataFileBuild::new_database(PackRecord& pack) {
 // this time stay too, so that fixing the error does not rebuild them.
 void DataFileBuild::keep_old(BuildDatabase& db) const {
   const std::unordered_set<std::string_view> produced = produced_outputs(results_);
-  for (const auto& [output, record] : old_db_.records()) {
-    if (!produced.contains(output)) db.put(record);
+  for (const IntermediateRecord& record : old_db_.records()) {
+    if (!produced.contains(record.output)) db.put(record);
   }
   if (const FileRecord* f = old_db_.file(data_path_.string())) db.put_file(data_path_.string(), *f);
   db.set_pack(old_db_.pack());
@@ -297,10 +305,10 @@ void DataFileBuild::keep_old(BuildDatabase& db) const {
 
 void DataFileBuild::remove_gone() {
   const std::unordered_set<std::string_view> produced = produced_outputs(results_);
-  for (const auto& [output, record] : old_db_.records()) {
-    if (produced.contains(output)) continue;
+  for (const IntermediateRecord& record : old_db_.records()) {
+    if (produced.contains(record.output)) continue;
     std::error_code ec;
-    if (fs::remove(dir_ / output, ec)) ++report_.removed;
+    if (fs::remove(dir_ / record.output, ec)) ++report_.removed;
   }
 }
 
@@ -308,6 +316,10 @@ bool DataFileBuild::repack(BuildDatabase& db, PackRecord pack, bool may_retry) {
   if (!repack_) {
     db.put_file(data_path_.string(), *data_state_);
     db.set_pack(old_db_.pack());
+    return true;
+  }
+  if (!blocks_fit()) {
+    db.set_pack({});  // repack next time (the check is cheap: no copy is made)
     return true;
   }
   notify_([&](BuildObserver& o) { o.repacking(report_.path, pack.inputs.size()); });
@@ -330,6 +342,47 @@ bool DataFileBuild::repack(BuildDatabase& db, PackRecord pack, bool may_retry) {
   pack.valid = true;
   pack.data_hash = written->hash;
   db.set_pack(std::move(pack));
+  return true;
+}
+
+bool DataFileBuild::blocks_fit() {
+  const u64 limit = std::min(in_.options.max_block_length, pack::ReadOptions{}.max_block_length);
+  // Intermediates are stored raw: a block's length is at most its file's size, and merging adds
+  // at most one alignment of padding per input. Only when that bound is over the limit are the
+  // inputs' block tables read to find the exact total and the asset that crosses it.
+  u64 bound = 0;
+  for (const JobResult& r : results_) {
+    if (const IntermediateRecord* rec = record_of(r)) {
+      std::error_code ec;
+      const u64 size = fs::file_size(dir_ / rec->output, ec);
+      bound += (ec ? 0 : size) + pack::kMaxAlignment;
+    }
+  }
+  if (bound <= limit) return true;
+  std::unordered_map<u16, u64> totals;
+  for (usize i = 0; i < results_.size(); ++i) {
+    const IntermediateRecord* rec = record_of(results_[i]);
+    if (rec == nullptr) continue;
+    Result<pack::PackFile> file = pack::PackFile::open(dir_ / rec->output);
+    if (!file) continue;  // the repack reports (and rebuilds) a damaged intermediate
+    for (const pack::PackBlock& block : file->blocks()) {
+      u64& total = totals[block.type];
+      total = ((total + block.alignment - 1) & ~(u64{block.alignment} - 1)) + block.length;
+      if (total <= limit) continue;
+      text::Diagnostics diag;
+      diag.error(
+          *files_.assets[i].command,
+          fmt::format("asset `{}` makes block {} of data file {}/{} {} bytes; a block may "
+                      "hold at most {} bytes (the readers' limit): move assets to another "
+                      "data file or another BlockType",
+                      rec->asset_name, block.type, platform_, report_.data_file, total, limit));
+      notify_([&](BuildObserver& o) { o.message(log::Level::kError, diag.render(documents_)); });
+      ++report_.errors;
+      ++report_.failed;
+      report_.ok = false;
+      return false;
+    }
+  }
   return true;
 }
 

@@ -74,6 +74,9 @@ class DataFileBuild {
   void remove_gone();
   // False when the merge failed on damaged intermediates, which it deleted (with `may_retry`).
   bool repack(BuildDatabase& db, PackRecord pack, bool may_retry);
+  // Before any repacking work: false (with a located error at the asset that crosses it, counted
+  // as a failed asset) when the intermediates together make a block over the readers' limit.
+  bool blocks_fit();
   bool remove_damaged(std::span<const std::filesystem::path> inputs);
   void reset_for_retry();
   void finish_database(BuildDatabase& db);

@@ -3,8 +3,10 @@
 #include "keel/core/file.h"
 #include "keel/core/hash.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -12,12 +14,59 @@
 
 namespace keel::pipeline {
 
-std::optional<FileStamp> stat_file(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+namespace {
+
+std::optional<FileStamp> to_stamp(const struct stat& st) {
+  if (!S_ISREG(st.st_mode)) return std::nullopt;
   return FileStamp{static_cast<u64>(st.st_size),
                    static_cast<s64>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
                    static_cast<u64>(st.st_ino)};
+}
+
+}  // namespace
+
+std::optional<FileStamp> stat_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return to_stamp(st);
+}
+
+DirectoryHandles::~DirectoryHandles() {
+  for (const auto& [dir, fd] : folders_) ::close(fd);
+}
+
+int DirectoryHandles::handle(std::string_view dir) {
+  const std::lock_guard lock(mutex_);
+  for (const auto& [name, fd] : folders_) {
+    if (name == dir) return fd;
+  }
+  if (folders_.size() >= kMaxFolders) return -1;
+  const std::string path(dir);
+  const int fd = ::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) folders_.emplace_back(path, fd);
+  return fd;
+}
+
+std::optional<FileStamp> DirectoryHandles::stat_in(std::string_view dir, std::string_view name) {
+  if (name.empty()) return std::nullopt;
+  if (name.front() == '/') return stat_file(std::string(name));
+  const int fd = handle(dir);
+  if (fd < 0) {
+    std::string path(dir);
+    path += '/';
+    path += name;
+    return stat_file(path);
+  }
+  const std::string relative(name);
+  struct stat st {};
+  if (::fstatat(fd, relative.c_str(), &st, 0) != 0) return std::nullopt;
+  return to_stamp(st);
+}
+
+std::optional<FileStamp> DirectoryHandles::stat(std::string_view path) {
+  const usize slash = path.rfind('/');
+  if (slash == std::string_view::npos || slash == 0) return stat_file(std::string(path));
+  return stat_in(path.substr(0, slash), path.substr(slash + 1));
 }
 
 s64 wall_clock_ns() {

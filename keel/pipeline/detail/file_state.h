@@ -10,8 +10,12 @@
 #include "keel/core/error.h"
 #include "keel/core/types.h"
 
+#include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace keel::pipeline {
 
@@ -24,6 +28,31 @@ struct FileStamp {
 
 // stat(2) of a regular file; nullopt when it does not exist or is not a regular file.
 std::optional<FileStamp> stat_file(const std::string& path);
+
+// Open handles of the few folders a build stats thousands of files in (include paths, the
+// intermediate folders): fstatat(folder, name) walks one path component where stat(path) walks
+// every one of an absolute path, which is most of a no-op build's system time. Thread-safe; owned
+// by one data file's build, so a folder deleted and made again later is opened again by the next
+// build. A folder that cannot be opened (yet) falls back to stat(path).
+class DirectoryHandles {
+ public:
+  DirectoryHandles() = default;
+  DirectoryHandles(const DirectoryHandles&) = delete;
+  DirectoryHandles& operator=(const DirectoryHandles&) = delete;
+  ~DirectoryHandles();
+
+  // stat_file(dir + "/" + name), `name` relative (may hold '/').
+  std::optional<FileStamp> stat_in(std::string_view dir, std::string_view name);
+  // stat_file(path) for an absolute path.
+  std::optional<FileStamp> stat(std::string_view path);
+
+ private:
+  static constexpr usize kMaxFolders = 64;
+  int handle(std::string_view dir);
+
+  std::mutex mutex_;
+  std::vector<std::pair<std::string, int>> folders_;
+};
 
 // The wall clock in nanoseconds (the clock file systems stamp files with).
 s64 wall_clock_ns();

@@ -9,9 +9,20 @@
 
 namespace keel::pipeline {
 
-std::optional<SourceHit> find_source_in(const std::vector<std::string>& dirs,
-                                        std::string_view name) {
+std::optional<SourceHit> find_source_in(const std::vector<std::string>& dirs, std::string_view name,
+                                        DirectoryHandles* handles) {
   if (name.empty()) return std::nullopt;
+  if (handles != nullptr && name.front() != '/') {
+    for (const std::string& dir : dirs) {
+      if (auto stamp = handles->stat_in(dir, name)) {
+        std::string path = dir;
+        path += '/';
+        path += name;
+        return SourceHit{std::move(path), *stamp};
+      }
+    }
+    return std::nullopt;
+  }
   std::string path;
   if (name.front() == '/') {
     path = name;

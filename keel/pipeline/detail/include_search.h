@@ -16,9 +16,10 @@ struct SourceHit {
   FileStamp stamp;
 };
 
-// The first existing regular file `name` in `dirs`; an absolute `name` is taken as it is.
-std::optional<SourceHit> find_source_in(const std::vector<std::string>& dirs,
-                                        std::string_view name);
+// The first existing regular file `name` in `dirs`; an absolute `name` is taken as it is. With
+// `handles`, the folders are stat-ed through open handles (the build's many lookups).
+std::optional<SourceHit> find_source_in(const std::vector<std::string>& dirs, std::string_view name,
+                                        DirectoryHandles* handles = nullptr);
 
 // After find_source_in failed: why the first candidate that exists in some form is no usable
 // file ("/p/assets/sub is a directory", "... too many levels of symbolic links", "... Permission

@@ -53,6 +53,8 @@ bool build_blob(BuildContext& ctx) {
   const Result<std::string> path = require_source(ctx, source_at, source_at.text);
   if (!path) return false;
   if (!ctx.set_output(name)) return false;
+  // Up to date means this source (same content, so same size) was packed before: no stat needed.
+  if (ctx.up_to_date()) return true;
   // A block the readers refuse (over ReadOptions' limit) fails here, before any work, naming the
   // asset, instead of at repack time after reading and copying the whole source.
   std::error_code ec;
@@ -63,7 +65,6 @@ bool build_blob(BuildContext& ctx) {
                                      name, source_at.text, size, limit));
     return false;
   }
-  if (ctx.up_to_date()) return true;
   Result<std::string> bytes = ctx.read_file(*path);
   if (!bytes) return false;
   OutputFile* out = ctx.create_output();
