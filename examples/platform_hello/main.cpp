@@ -246,13 +246,7 @@ int run(int argc, char** argv) {
   register_view<assets::Texture, texture_view>(loader, "Texture");
   register_view<assets::FontView, assets::FontView::parse>(loader, "Font");
   // The sample pack holds other asset types too; this program leaves them as raw chunks.
-  for (const std::string_view other :
-       {"Blob", "Script", "FSM", "StringTable", "TileMap", "Mesh", "BSP", "Sound"}) {
-    loader.register_type(pack::type_hash(other), [](pack::SetupContext& ctx) -> Result<void*> {
-      return static_cast<void*>(const_cast<std::byte*>(ctx.primary().data()));
-    });
-  }
-  Result<pack::LoadedPack> pack = loader.load(data);
+  Result<pack::LoadedPack> pack = loader.load(data, pack::LoadOptions{.raw_unregistered = true});
   if (!pack) {
     fmt::print(stderr, "{}\n", pack.error().to_string());
     return 1;

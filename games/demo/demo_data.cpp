@@ -2,6 +2,7 @@
 
 #include "keel/assets/font.h"
 #include "keel/assets/mesh.h"
+#include "keel/assets/sound.h"
 #include "keel/assets/texture.h"
 #include "keel/core/bytes.h"
 #include "keel/fsm/compiled.h"
@@ -154,6 +155,13 @@ std::string describe(std::string_view type, const void* asset) {
     return fmt::format("{} sub-mesh{}, {} vertices", m->submeshes().size(),
                        m->submeshes().size() == 1 ? "" : "es", vertices);
   }
+  if (type == "Sound") {
+    const auto* sound = static_cast<const keel::assets::SoundView*>(asset);
+    return fmt::format(
+        "{:.2f} s, {} Hz, {} channel{}{}", sound->duration(), sound->sample_rate(),
+        sound->channels(), sound->channels() == 1 ? "" : "s",
+        sound->encoding() == keel::assets::SoundEncoding::kPcm16 ? "" : ", streamed");
+  }
   if (type == "BSP") {
     const auto* bsp = static_cast<const keel::spatial::BspView*>(asset);
     return fmt::format("{} nodes, {} faces", bsp->nodes().size(), bsp->faces().size());
@@ -175,19 +183,29 @@ Result<DemoData> load_demo_data(const std::filesystem::path& path) {
       loader, "Font", make_view<keel::assets::FontView, keel::assets::FontView::parse>);
   register_type<keel::assets::Mesh>(loader, "Mesh",
                                     make_view<keel::assets::Mesh, keel::assets::Mesh::parse>);
+  register_type<keel::assets::SoundView>(
+      loader, "Sound", make_view<keel::assets::SoundView, keel::assets::SoundView::parse>);
   register_type<keel::spatial::BspView>(loader, "BSP", make_bsp);
 
   keel::pack::LoadOptions options;
   options.load_names = true;
+  options.raw_unregistered = true;  // the world's definitions (Entity, Chain, ParticleEffect)
   Result<keel::pack::LoadedPack> pack = loader.load(path, options);
   if (!pack) return std::unexpected(pack.error());
 
-  const std::map<Hash, std::string_view> types = {
-      {type_hash("Blob"), "Blob"},       {type_hash("Script"), "Script"},
-      {type_hash("FSM"), "FSM"},         {type_hash("StringTable"), "StringTable"},
-      {type_hash("TileMap"), "TileMap"}, {type_hash("Texture"), "Texture"},
-      {type_hash("Font"), "Font"},       {type_hash("Mesh"), "Mesh"},
-      {type_hash("BSP"), "BSP"}};
+  const std::map<Hash, std::string_view> types = {{type_hash("Blob"), "Blob"},
+                                                  {type_hash("Script"), "Script"},
+                                                  {type_hash("FSM"), "FSM"},
+                                                  {type_hash("StringTable"), "StringTable"},
+                                                  {type_hash("TileMap"), "TileMap"},
+                                                  {type_hash("Texture"), "Texture"},
+                                                  {type_hash("Font"), "Font"},
+                                                  {type_hash("Mesh"), "Mesh"},
+                                                  {type_hash("BSP"), "BSP"},
+                                                  {type_hash("Sound"), "Sound"},
+                                                  {type_hash("Entity"), "Entity"},
+                                                  {type_hash("Chain"), "Chain"},
+                                                  {type_hash("ParticleEffect"), "ParticleEffect"}};
   std::map<std::string_view, std::vector<std::string>> by_type;
   const auto assets = pack->assets();
   for (keel::usize i = 0; i < assets.size(); ++i) {

@@ -93,6 +93,8 @@ u32 dead_pid() {
 TEST(File, StaleTemporariesOfDeadProcessesAreRemoved) {
   const fs::path target = scratch("hs.dat");
   const fs::path dir = target.parent_path();
+  fs::remove_all(dir);  // files of an earlier run (its pid is dead now) would count here
+  fs::create_directories(dir);
   const std::string dead = fmt::format("hs.dat.tmp.{}.0.0badc0de", dead_pid());
   const std::string alive = fmt::format("hs.dat.tmp.{}.0.0badc0de", ::getpid());
   fs::create_directories(dir / "sub");

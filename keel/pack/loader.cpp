@@ -395,13 +395,18 @@ Result<LoadedPack> Loader::load_from(Source& source, const LoadOptions& options)
     const std::string_view name = pack.names_.empty() ? std::string_view() : pack.names_[i];
     const std::string shown =
         name.empty() ? fmt::format("0x{:08X}", asset.name_hash) : fmt::format("'{}'", name);
-    if (handler == registry_->end()) {
+    if (handler == registry_->end() && !options.raw_unregistered) {
       return fail_at(SourceLocation{label, 0, 0, 0, false}, ErrorCode::kNotFound,
                      "asset {}: no setup function for type 0x{:08X}", shown, asset.type_hash);
     }
     SetupContext context(asset.name_hash, asset.type_hash, name, index->item(i).primary_chunk,
                          *index, pack.blocks_);
     if (auto s = context.resolve_primary(); !s) return std::unexpected(s.error());
+    if (handler == registry_->end()) {  // raw_unregistered: the primary chunk's bytes
+      asset.asset = const_cast<std::byte*>(context.primary().data());
+      pack.set_up_count_ = i + 1;
+      continue;
+    }
     auto result = handler->second.setup(context);
     if (!result) {
       return fail_at(SourceLocation{label, 0, 0, 0, false}, result.error().code(),

@@ -41,6 +41,10 @@ struct LoadOptions {
   ReadOptions read = {};    // checksums and size limits
   // Checked between blocks and between setups; when set the load stops with kRefused.
   const std::atomic<bool>* cancel = nullptr;
+  // An asset of a type without a registered setup is an error (kNotFound) unless this is set:
+  // then it stays raw, its `asset` pointing at its primary chunk's bytes (tools and programs
+  // that use only some of a data file's types).
+  bool raw_unregistered = false;
 };
 
 struct TypeHandler {

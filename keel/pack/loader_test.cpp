@@ -205,6 +205,19 @@ TEST(PackLoader, UnknownTypeFailsAndUndoesEverything) {
   EXPECT_EQ(teardowns, before);
 }
 
+// A program that uses only some types of a data file leaves the others as raw primary chunks.
+TEST(PackLoader, RawUnregisteredLeavesUnknownTypesAsTheirPrimaryChunk) {
+  Loader loader;
+  loader.register_type(type_hash("Texture"), testing::setup_texture);
+  auto pack = loader.load_bytes(sample_pack(), LoadOptions{.raw_unregistered = true});
+  ASSERT_TRUE(pack) << pack.error().message();
+  const auto* boom = static_cast<const std::byte*>(pack->find("boom"));  // a "Sound": raw
+  ASSERT_NE(boom, nullptr);
+  const auto wave = pattern(100, 3);
+  EXPECT_TRUE(std::equal(wave.begin(), wave.end(), boom));
+  EXPECT_NE(pack->find_as<TextureHeader>("face"), nullptr);  // registered types are set up
+}
+
 TEST(PackLoader, SetupFailureRollsBackInReverse) {
   std::vector<Hash> torn_down;
   Loader loader;

@@ -55,15 +55,9 @@ Result<keel::pack::LoadedPack> load(const char* path) {
       },
       [](void* asset) { delete static_cast<keel::fsm::CompiledFsms*>(asset); });
   // The data file's other assets (blobs, string tables, the plug-in's tile map, textures, fonts,
-  // meshes, BSP trees) stay raw bytes: this program links no module above pack.
-  for (std::string_view type :
-       {"Blob", "StringTable", "TileMap", "Texture", "Font", "Mesh", "BSP"}) {
-    loader.register_type(keel::pack::type_hash(type),
-                         [](keel::pack::SetupContext& ctx) -> Result<void*> {
-                           return static_cast<void*>(const_cast<std::byte*>(ctx.primary().data()));
-                         });
-  }
-  return loader.load(path);
+  // meshes, sounds, BSP trees, entity definitions...) stay raw bytes: this program links no
+  // module above pack.
+  return loader.load(path, keel::pack::LoadOptions{.raw_unregistered = true});
 }
 
 // The guard patrols while healthy; hurt, it flees within one patrol pause.
