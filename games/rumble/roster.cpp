@@ -1,5 +1,7 @@
 #include "roster.h"
 
+#include "keel/core/utility.h"
+
 #include "keel/text/document.h"
 #include "keel/text/signature.h"
 
@@ -69,10 +71,10 @@ void read_clip(const text::Token& cmd, Roster& roster, text::Diagnostics& diag) 
       diag.error(sub, "unknown clip command `{}` (expected Damage, Blend or Key)", sub.text);
     }
   }
-  std::stable_sort(clip.marks.begin(), clip.marks.end(),
-                   [](const keel::fsm::AnimationMark& a, const keel::fsm::AnimationMark& b) {
-                     return a.frame < b.frame;
-                   });
+  keel::stable_sort(clip.marks,
+                    [](const keel::fsm::AnimationMark& a, const keel::fsm::AnimationMark& b) {
+                      return a.frame < b.frame;
+                    });
   roster.damage[keel::string_hash(clip.name)] = damage;
   // The checks above are the library's own (frames, marks in range, a new name): it accepts.
   const keel::Status added = roster.clips.add(std::move(clip));

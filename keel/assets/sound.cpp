@@ -31,7 +31,7 @@ Unexpected corrupt(usize offset, std::string_view what) {
   return fail_at(SourceLocation::bytes("sound chunk", offset), ErrorCode::kCorrupt, "{}", what);
 }
 
-bool header_ok(const SoundInfo& info) {
+[[maybe_unused]] bool header_ok(const SoundInfo& info) {
   return info.channels >= 1 && info.channels <= kMaxSoundChannels && info.sample_rate >= kMinRate &&
          info.sample_rate <= kMaxRate && std::isfinite(info.volume) && info.volume >= 0.0f &&
          info.volume <= kMaxSoundVolume;

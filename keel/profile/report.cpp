@@ -1,6 +1,7 @@
 #include "keel/profile/report.h"
 
 #include "keel/core/rb_tree.h"
+#include "keel/core/utility.h"
 
 #include <fmt/format.h>
 
@@ -99,7 +100,7 @@ std::vector<FlatRow> flat_view(const Profiler& profiler) {
     r.self_pct = frame > 0 ? 100.0 * static_cast<f64>(r.self_ticks) / frame : 0.0;
     r.total_pct = frame > 0 ? 100.0 * static_cast<f64>(r.total_ticks) / frame : 0.0;
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const FlatRow& a, const FlatRow& b) {
+  keel::stable_sort(rows, [](const FlatRow& a, const FlatRow& b) {
     if (a.self_ticks != b.self_ticks) return a.self_ticks > b.self_ticks;
     return std::strcmp(a.name(), b.name()) < 0;
   });

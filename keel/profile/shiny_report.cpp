@@ -1,6 +1,7 @@
 #include "keel/profile/shiny_report.h"
 
 #include "keel/core/file.h"
+#include "keel/core/utility.h"
 
 #include <fmt/format.h>
 
@@ -89,7 +90,7 @@ std::vector<Row> flat_rows(const Profiler& profiler, const ShinyReportOptions& o
     const auto self = [&](usize z) {
       return zones[z].history.self_ticks.spread(options.averaging).avg;
     };
-    std::stable_sort(order.begin(), order.end(), [&](usize a, usize b) {
+    keel::stable_sort(order, [&](usize a, usize b) {
       if (self(a) != self(b)) return self(a) > self(b);
       return std::strcmp(zones[a].name(), zones[b].name()) < 0;
     });

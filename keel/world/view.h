@@ -66,6 +66,15 @@ class View {
   }
 
   // Range-for: elements are std::tuple<Entity, Cs&...> (`auto [e, a, b]` binds references).
+ private:
+  // One walk: the grouped arrays, or the smallest store (the driver) with lookups in the others.
+  struct Walk {
+    const StoreBase* driver = nullptr;
+    u32 count = 0;
+    bool grouped = false;
+  };
+
+ public:
   struct Sentinel {};
   class Iterator {
    public:
@@ -98,12 +107,6 @@ class View {
   }
 
  private:
-  struct Walk {
-    const StoreBase* driver = nullptr;
-    u32 count = 0;
-    bool grouped = false;
-  };
-
   using First = std::tuple_element_t<0, std::tuple<ComponentStore<Cs>...>>;
   First* first() const { return std::get<0>(stores_); }
 
