@@ -6,6 +6,7 @@
 // live in their own headers.
 #pragma once
 
+#include "keel/core/color.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
 #include "keel/spatial/group_culling.h"
@@ -39,11 +40,11 @@ struct Gun {
 
 // A textured quad drawn at the entity's Transform (platform's 2D renderer).
 struct Sprite {
-  StringId texture;          // texture or atlas name
-  StringId frame;            // atlas frame name (none: the whole texture)
-  Vec2 size{1, 1};           // world units
-  u32 colour = 0xFFFFFFFFu;  // RGBA, 8 bits each, red in the high byte
-  s32 layer = 0;             // drawn from low to high
+  StringId texture;  // texture or atlas name
+  StringId frame;    // atlas frame name (none: the whole texture)
+  Vec2 size{1, 1};   // world units
+  Rgba8 colour{};    // white
+  s32 layer = 0;     // drawn from low to high
 };
 
 // Something the HUD draws in screen space: a text, a bar (value in [0, 1]) or an icon.
@@ -54,7 +55,7 @@ struct HudElement {
   Vec2 position;     // pixels from the top-left corner
   Vec2 size;         // pixels
   f32 value = 0;     // bars: filled fraction
-  u32 colour = 0xFFFFFFFFu;
+  Rgba8 colour{};
 };
 
 // The sounds an entity makes, one per game event name ("shoot"_id -> "laser"_id).
