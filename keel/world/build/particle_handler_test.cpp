@@ -99,7 +99,7 @@ TEST_F(EffectHandler, SampleEffectsBuildAndLoad) {
   ASSERT_TRUE(build(*sample)) << messages_;
   ParticleSystem system;
   EXPECT_GE(load(system), 4u);
-  for (std::string_view name : {"gun_flame", "sparks", "explosion", "ship_trail"}) {
+  for (std::string_view name : {"gun_flame", "sparks", "blast", "ship_trail"}) {
     EXPECT_TRUE(system.find_effect(name)) << name;
   }
 }
