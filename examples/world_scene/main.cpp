@@ -18,6 +18,7 @@ struct Options {
   std::string data;
   unsigned long frames = 1200;
   bool check = false;
+  bool trace_hash = false;  // the three parts of the state hash after every frame
 };
 
 bool parse(int argc, char** argv, Options& o) {
@@ -32,6 +33,8 @@ bool parse(int argc, char** argv, Options& o) {
       if (ec != std::errc{} || end != v.data() + v.size()) return false;
     } else if (arg == "--check") {
       o.check = true;
+    } else if (arg == "--trace-hash") {
+      o.trace_hash = true;
     } else {
       return false;
     }
@@ -56,7 +59,8 @@ void print_summary(const keel::scene::Scene& scene, unsigned frames) {
 int main(int argc, char** argv) {
   Options options;
   if (!parse(argc, argv, options)) {
-    fmt::print(stderr, "usage: keel-world-scene --data PACK.kpk [--frames N] [--check]\n");
+    fmt::print(stderr,
+               "usage: keel-world-scene --data PACK.kpk [--frames N] [--check] [--trace-hash]\n");
     return 2;
   }
   auto scene = keel::scene::Scene::create(options.data);
@@ -72,6 +76,10 @@ int main(int argc, char** argv) {
       return 1;
     }
     ++since;
+    if (options.trace_hash) {
+      const auto parts = s.hash_parts();
+      fmt::print("hash {} {:016x} {:016x} {:016x}\n", frame, parts[0], parts[1], parts[2]);
+    }
     if (frame % 60 == 0 || frame == options.frames) {
       print_summary(s, since);
       s.reset_times();

@@ -73,8 +73,6 @@ Status Scene::load(const std::filesystem::path& pack_path) {
   world_.track_state<Health>();
   world_.track_state<world::Vehicle>();
   world_.track_state<world::Emitter>();
-  world_.track_state<world::Gun>();
-  world_.track_state<world::Lifetime>();
 
   Result<Entity> player = world::spawn(world_, registry_, defs_, "player", {0, 0});
   if (!player) return Unexpected(player.error());
@@ -231,9 +229,12 @@ FrameSummary Scene::summary() const {
   return s;
 }
 
+std::array<u64, 3> Scene::hash_parts() const {
+  return {world_.state_hash(), physics_.physics().state_hash(), particles_.state_hash()};
+}
+
 u64 Scene::state_hash() const {
-  const std::array<u64, 3> parts{world_.state_hash(), physics_.physics().state_hash(),
-                                 particles_.state_hash()};
+  const std::array<u64, 3> parts = hash_parts();
   return hash64(parts.data(), sizeof(parts));
 }
 

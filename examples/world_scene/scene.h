@@ -14,6 +14,7 @@
 #include "keel/world/steering_system.h"
 #include "keel/world/world.h"
 
+#include <array>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -65,6 +66,8 @@ class Scene {
   void reset_times() { times_ = {}; }
   // World (entities and tracked components), Box2D bodies and live particles, combined.
   u64 state_hash() const;
+  // Its three parts: world, physics, particles.
+  std::array<u64, 3> hash_parts() const;
 
   const world::World& world() const { return world_; }
   const world::ParticleSystem& particles() const { return particles_; }
