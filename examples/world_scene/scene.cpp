@@ -1,5 +1,7 @@
 #include "scene.h"
 
+#include "keel/assets/font.h"
+#include "keel/assets/texture.h"
 #include "keel/core/hash.h"
 #include "keel/spatial/group_culling.h"
 #include "keel/world/components.h"
@@ -54,9 +56,26 @@ Status Scene::load(const std::filesystem::path& pack_path) {
   world::register_entity_def_type(loader_);
   world::register_chain_type(loader_);
   world::register_particle_effects(loader_, particles_);
+  // Textures and fonts as views of their chunks (drawing, draw.h).
+  loader_.register_type(
+      pack::type_hash("Texture"),
+      [](pack::SetupContext& ctx) -> Result<void*> {
+        Result<assets::Texture> view = assets::Texture::view(ctx.primary());
+        if (!view) return Unexpected(view.error());
+        return static_cast<void*>(new assets::Texture(*view));
+      },
+      [](void* asset) { delete static_cast<assets::Texture*>(asset); });
+  loader_.register_type(
+      pack::type_hash("Font"),
+      [](pack::SetupContext& ctx) -> Result<void*> {
+        Result<assets::FontView> view = assets::FontView::parse(ctx.primary());
+        if (!view) return Unexpected(view.error());
+        return static_cast<void*>(new assets::FontView(*view));
+      },
+      [](void* asset) { delete static_cast<assets::FontView*>(asset); });
   // The sample pack holds other asset types too: this program leaves them as raw chunks.
-  for (const std::string_view other : {"Texture", "Font", "Blob", "Script", "FSM", "StringTable",
-                                       "TileMap", "Mesh", "BSP", "Sound"}) {
+  for (const std::string_view other :
+       {"Blob", "Script", "FSM", "StringTable", "TileMap", "Mesh", "BSP", "Sound"}) {
     loader_.register_type(pack::type_hash(other), [](pack::SetupContext& ctx) -> Result<void*> {
       return static_cast<void*>(const_cast<std::byte*>(ctx.primary().data()));
     });

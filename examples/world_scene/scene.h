@@ -72,6 +72,7 @@ class Scene {
   const world::World& world() const { return world_; }
   const world::ParticleSystem& particles() const { return particles_; }
   world::Entity player() const { return player_; }
+  const pack::LoadedPack& pack() const { return *pack_; }
 
  private:
   Scene();
