@@ -92,6 +92,8 @@ Status Scene::load(const std::filesystem::path& pack_path) {
   world_.track_state<Health>();
   world_.track_state<world::Vehicle>();
   world_.track_state<world::Emitter>();
+  world_.track_state<world::Gun>();
+  world_.track_state<world::Lifetime>();
 
   Result<Entity> player = world::spawn(world_, registry_, defs_, "player", {0, 0});
   if (!player) return Unexpected(player.error());

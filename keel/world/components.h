@@ -30,13 +30,15 @@ struct Target {
 
 // Fires bullets: `timer` counts down to the next possible shot.
 struct Gun {
-  f32 cooldown = 0.25f;  // seconds between shots
-  f32 timer = 0;         // seconds until the gun may fire again
-  Vec2 muzzle;           // offset from the entity's position, in its own frame
-  StringId bullet;       // entity definition of the bullet
-  f32 bullet_speed = 0;  // world units per second, along the entity's facing
-  bool trigger = false;  // held: fire whenever the timer allows
+  f32 cooldown = 0.25f;          // seconds between shots
+  f32 timer = 0;                 // seconds until the gun may fire again
+  Vec2 muzzle;                   // offset from the entity's position, in its own frame
+  StringId bullet;               // entity definition of the bullet
+  f32 bullet_speed = 0;          // world units per second, along the entity's facing
+  bool trigger = false;          // held: fire whenever the timer allows
+  std::array<u8, 3> reserved{};  // explicit, zeroed: no padding (World::track_state hashes bytes)
 };
+static_assert(sizeof(Gun) == 28, "Gun must have no padding bytes (state hashes read its bytes)");
 
 // A textured quad drawn at the entity's Transform (platform's 2D renderer).
 struct Sprite {
@@ -89,7 +91,9 @@ struct Audio {
 struct Lifetime {
   f32 remaining = 1;  // seconds
   bool kill_entity = true;
+  std::array<u8, 3> reserved{};  // explicit, zeroed: no padding bytes
 };
+static_assert(sizeof(Lifetime) == 8, "Lifetime must have no padding bytes");
 
 // --- events between components (World::emit / World::on) ----------------------------------------
 
