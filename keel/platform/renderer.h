@@ -21,6 +21,7 @@
 
 #include "keel/assets/font.h"
 #include "keel/assets/texture.h"
+#include "keel/core/color.h"
 #include "keel/core/error.h"
 #include "keel/core/types.h"
 #include "keel/platform/camera.h"
@@ -37,14 +38,9 @@
 
 namespace keel::platform {
 
-struct Color {
-  u8 r = 255;
-  u8 g = 255;
-  u8 b = 255;
-  u8 a = 255;
-  friend bool operator==(const Color&, const Color&) = default;
-};
-static_assert(sizeof(Color) == 4, "Color is RGBA8: particle colour spans are read as it");
+// The engine's one colour type (keel/core/color.h): RGBA8, so particle colour spans pass as they
+// are.
+using Color = keel::Rgba8;
 
 struct TextureId {
   u32 slot = 0;  // 0: no texture (plain colour)

@@ -6,6 +6,7 @@
 // live in their own headers.
 #pragma once
 
+#include "keel/core/color.h"
 #include "keel/core/hash.h"
 #include "keel/core/types.h"
 #include "keel/spatial/group_culling.h"
@@ -29,21 +30,23 @@ struct Target {
 
 // Fires bullets: `timer` counts down to the next possible shot.
 struct Gun {
-  f32 cooldown = 0.25f;  // seconds between shots
-  f32 timer = 0;         // seconds until the gun may fire again
-  Vec2 muzzle;           // offset from the entity's position, in its own frame
-  StringId bullet;       // entity definition of the bullet
-  f32 bullet_speed = 0;  // world units per second, along the entity's facing
-  bool trigger = false;  // held: fire whenever the timer allows
+  f32 cooldown = 0.25f;          // seconds between shots
+  f32 timer = 0;                 // seconds until the gun may fire again
+  Vec2 muzzle;                   // offset from the entity's position, in its own frame
+  StringId bullet;               // entity definition of the bullet
+  f32 bullet_speed = 0;          // world units per second, along the entity's facing
+  bool trigger = false;          // held: fire whenever the timer allows
+  std::array<u8, 3> reserved{};  // explicit, zeroed: no padding (World::track_state hashes bytes)
 };
+static_assert(sizeof(Gun) == 28, "Gun must have no padding bytes (state hashes read its bytes)");
 
 // A textured quad drawn at the entity's Transform (platform's 2D renderer).
 struct Sprite {
-  StringId texture;          // texture or atlas name
-  StringId frame;            // atlas frame name (none: the whole texture)
-  Vec2 size{1, 1};           // world units
-  u32 colour = 0xFFFFFFFFu;  // RGBA, 8 bits each, red in the high byte
-  s32 layer = 0;             // drawn from low to high
+  StringId texture;  // texture or atlas name
+  StringId frame;    // atlas frame name (none: the whole texture)
+  Vec2 size{1, 1};   // world units
+  Rgba8 colour{};    // white
+  s32 layer = 0;     // drawn from low to high
 };
 
 // Something the HUD draws in screen space: a text, a bar (value in [0, 1]) or an icon.
@@ -54,7 +57,7 @@ struct HudElement {
   Vec2 position;     // pixels from the top-left corner
   Vec2 size;         // pixels
   f32 value = 0;     // bars: filled fraction
-  u32 colour = 0xFFFFFFFFu;
+  Rgba8 colour{};
 };
 
 // The sounds an entity makes, one per game event name ("shoot"_id -> "laser"_id).
@@ -88,7 +91,9 @@ struct Audio {
 struct Lifetime {
   f32 remaining = 1;  // seconds
   bool kill_entity = true;
+  std::array<u8, 3> reserved{};  // explicit, zeroed: no padding bytes
 };
+static_assert(sizeof(Lifetime) == 8, "Lifetime must have no padding bytes");
 
 // --- events between components (World::emit / World::on) ----------------------------------------
 

@@ -1,6 +1,7 @@
 #include "keel/world/defs_spawn.h"
 
 #include "keel/world/components.h"
+#include "keel/world/physics_world.h"
 #include "keel/world/transform.h"
 
 #include <algorithm>
@@ -13,10 +14,11 @@ namespace {
 StringId name_id(std::string_view name) { return name.empty() ? StringId{} : runtime_id(name); }
 
 // Integers from parameters, clamped first (a definition built by hand may hold anything).
-u32 colour_of(const Params& p) {
+// Colours are written 0xRRGGBBAA in data.
+Rgba8 colour_of(const Params& p) {
   const Param* c = p.find("colour");
-  if (c == nullptr || c->kind != ParamKind::kNumber) return 0xFFFFFFFFu;
-  return static_cast<u32>(std::clamp(c->number, 0.0, 4294967295.0));
+  if (c == nullptr || c->kind != ParamKind::kNumber) return Rgba8{};
+  return rgba8_from_u32(static_cast<u32>(std::clamp(c->number, 0.0, 4294967295.0)));
 }
 s32 int_of(const Params& p, std::string_view name, s32 lo, s32 hi, s32 fallback) {
   const Param* c = p.find(name);
@@ -145,6 +147,8 @@ ListenerId connect_bullet_spawner(World& world, const SpawnRegistry& registry,
       return;
     }
     if (Transform* t = w.get<Transform>(*bullet)) t->velocity = shot.velocity;
+    // A simulated bullet: its b2Body (made at the physics system's next update) starts moving.
+    if (Body* b = w.get<Body>(*bullet)) b->def.start.velocity = shot.velocity;
   });
 }
 

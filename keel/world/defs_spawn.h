@@ -77,6 +77,21 @@ class SpawnRegistry {
 // Fsm by the bindings (bindings.h).
 void register_world_components(SpawnRegistry& registry);
 
+class ParticleSystem;
+
+// Factories for the components of the systems, reading the Entity handler's schema:
+//   Body(shape "circle"|"box", type "dynamic"|"kinematic"|"static", radius, size, density or
+//        mass (kg: density = mass / area), damping, angular_damping, friction, restitution,
+//        fixed_rotation, bullet, group) -> a Body component starting at the entity's Transform
+//        (the PhysicsSystem's next update makes its b2Body);
+//   Vehicle(max_speed, mode "delicate"|"reckless", turn_rate, accel_rate, mass, the behaviour
+//        weights seek ... avoidance, radius, neighbour_radius, separation_radius, slowing_radius,
+//        look_ahead, max_prediction, face_target) -> a Vehicle; one on an entity that already
+//        has a Body (write Body first) does not drive its Transform (drive_bodies, below);
+//   Emitter(name, offset, angle, on, burst_on_shoot) -> an Emitter of the effect `name` of
+//        `particles` (borrowed while the registry is used); an unknown effect is an error.
+void register_system_components(SpawnRegistry& registry, ParticleSystem& particles);
+
 // Spawns `def` at `position` (angle in radians). Errors: kNotFound for a definition or factory
 // that does not exist, a factory's own error (prefixed with the component's name).
 Result<Entity> spawn(World& world, const SpawnRegistry& registry, const EntityDef& def,

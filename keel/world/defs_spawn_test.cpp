@@ -70,7 +70,7 @@ TEST_F(Spawning, SpawnByNameBuildsTheRightComponents) {
   ASSERT_NE(sprite, nullptr);
   EXPECT_EQ(sprite->texture, runtime_id("ships/fighter"));
   EXPECT_EQ(sprite->layer, 2);
-  EXPECT_EQ(sprite->colour, 0xFFFFFFFFu);
+  EXPECT_EQ(sprite->colour, Rgba8{});  // white without a colour
   EXPECT_EQ(must(world.get<Audio>(*e)).sound_for("shoot"_id), runtime_id("laser"));
   EXPECT_FLOAT_EQ(must(world.get<Health>(*e)).hp, 30);
   EXPECT_EQ(must(world.get<Obstacle>(*e)).group, 3);
@@ -132,8 +132,21 @@ TEST_F(Spawning, ClampsOutOfRangeNumbersOfHandMadeDefinitions) {
   Result<Entity> e = spawn(world, registry, defs, "wild", {});
   ASSERT_TRUE(e);
   EXPECT_EQ(must(world.get<Obstacle>(*e)).group, spatial::kMaxGroups - 1);
-  EXPECT_EQ(must(world.get<Sprite>(*e)).colour, 0u);
+  EXPECT_EQ(must(world.get<Sprite>(*e)).colour, (Rgba8{0, 0, 0, 0}));
   EXPECT_EQ(must(world.get<Sprite>(*e)).layer, 1000000);
+}
+
+TEST_F(Spawning, ColoursAreWrittenRedInTheHighByte) {
+  Params sprite;
+  sprite.set_text("name", "x").set_number("colour", 0x11223344u);
+  Params hud;
+  hud.set_text("name", "y").set_number("colour", 0xFF000080u);
+  ASSERT_TRUE(
+      defs.add(def_of("tinted", {component("Sprite", sprite), component("HudElement", hud)})));
+  Result<Entity> e = spawn(world, registry, defs, "tinted", {});
+  ASSERT_TRUE(e);
+  EXPECT_EQ(must(world.get<Sprite>(*e)).colour, (Rgba8{0x11, 0x22, 0x33, 0x44}));
+  EXPECT_EQ(must(world.get<HudElement>(*e)).colour, (Rgba8{0xFF, 0, 0, 0x80}));
 }
 
 }  // namespace

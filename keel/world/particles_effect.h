@@ -12,6 +12,7 @@
 #pragma once
 
 #include "keel/core/bytes.h"
+#include "keel/core/color.h"
 #include "keel/core/error.h"
 #include "keel/core/types.h"
 #include "keel/spatial/vec2.h"
@@ -21,14 +22,7 @@
 
 namespace keel::world {
 
-// A colour as four bytes in memory order r, g, b, a (SDL's RGBA32 pixel format).
-struct Rgba8 {
-  u8 r = 255;
-  u8 g = 255;
-  u8 b = 255;
-  u8 a = 255;
-  friend constexpr bool operator==(Rgba8, Rgba8) = default;
-};
+using keel::Rgba8;  // keel/core/color.h: four bytes r, g, b, a
 
 inline constexpr u32 kEffectMagic = 0x5846504Bu;  // "KPFX" read as little-endian bytes
 inline constexpr u32 kEffectVersion = 1;

@@ -24,16 +24,39 @@ ParamSpec weight(std::string name) { return num(std::move(name), 0); }
 EntitySchema make_world_schema() {
   EntitySchema s;
   // Physics, steering and particles (their systems register the factories).
+  // Physics, steering and particles (register_system_components in defs_spawn.h): the fields
+  // of physics_types.h's BodyDef, steering_system.h's Vehicle and particles.h's Emitter.
   s.add({"Body",
-         {num("radius", 0), num("mass", 0), num("damping", 0), num("angular_damping", 0),
-          num("friction", 0), num("restitution", 0, 1), num("fixed_rotation", 0, 1),
-          num("bullet", 0, 1), num("group", 0, 31)}});
+         {str("shape"), str("type"), num("radius", 0, 1e5), vec("size"), num("density", 0, 1e6),
+          num("mass", 0, 1e9), num("damping", 0, 1e6), num("angular_damping", 0, 1e6),
+          num("friction", 0, 1e6), num("restitution", 0, 1), num("fixed_rotation", 0, 1),
+          num("bullet", 0, 1), num("group", 0, 15)}});
   s.add({"Vehicle",
-         {num("max_speed", 0), num("max_force", 0), num("max_turn_rate", 0), str("mode"),
-          weight("seek"), weight("flee"), weight("arrive"), weight("pursue"), weight("evade"),
-          weight("wander"), weight("align"), weight("cohesion"), weight("separation"),
-          weight("avoid"), num("neighbour_radius", 0), vec("offset")}});
-  s.add({"Emitter", {str("name", true), vec("offset")}});
+         {num("max_speed", 0),
+          str("mode"),
+          num("turn_rate", 0),
+          num("accel_rate", 0),
+          num("mass", 1e-6),
+          weight("seek"),
+          weight("flee"),
+          weight("arrive"),
+          weight("pursue"),
+          weight("evade"),
+          weight("wander"),
+          weight("align"),
+          weight("cohesion"),
+          weight("separation"),
+          weight("avoidance"),
+          num("radius", 0),
+          num("neighbour_radius", 0),
+          num("separation_radius", 0),
+          num("slowing_radius", 0),
+          num("look_ahead", 0),
+          num("max_prediction", 0),
+          num("face_target", 0, 1)}});
+  s.add({"Emitter",
+         {str("name", true), vec("offset"), num("angle"), num("on", 0, 1),
+          num("burst_on_shoot", 0, 1)}});
   // components.h (register_world_components in defs_spawn.h).
   s.add({"Obstacle", {num("group", 0, 31), num("radius", 0)}});
   s.add({"Target", {}});

@@ -1,0 +1,16 @@
+# Runs keel-world-scene twice (SCENE, DATA) and fails unless both print the same final hash.
+foreach(run 1 2)
+  execute_process(COMMAND ${SCENE} --data ${DATA} --frames 300 RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "run ${run} failed (${rc}):\n${out}\n${err}")
+  endif()
+  if(NOT out MATCHES "final hash ([0-9a-f]+)")
+    message(FATAL_ERROR "run ${run} printed no final hash:\n${out}")
+  endif()
+  set(hash_${run} ${CMAKE_MATCH_1})
+endforeach()
+if(NOT hash_1 STREQUAL hash_2)
+  message(FATAL_ERROR "the runs differ: ${hash_1} vs ${hash_2}")
+endif()
+message(STATUS "both runs: final hash ${hash_1}")
