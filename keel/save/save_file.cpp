@@ -244,6 +244,13 @@ Status SaveFile::get(MutableByteSpan data) {
   return {};
 }
 
+u64 SaveFile::readable_bound() const {
+  const Impl& s = *impl_;
+  if (s.mode != Mode::kLoading) return 0;
+  if (s.phase == Phase::kLoad) return s.extra_reader.remaining();
+  return s.reader.remaining();
+}
+
 u32 SaveFile::declare_block(const void* base, usize length) {
   Impl& s = *impl_;
   if (s.error) return 0;

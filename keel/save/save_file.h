@@ -66,6 +66,10 @@ class SaveFile {
     return get(std::as_writable_bytes(std::span(&value, 1)));
   }
 
+  // Loading: at most how many bytes get() can still return (what is left of the save's body; 0
+  // outside a load). A reader checks a count read from the file against it before allocating.
+  u64 readable_bound() const;
+
   // Memory blocks (1-based index returned; 0 on error). Declare client blocks before objects.
   u32 declare_block(const void* base, usize length);
   // Savable objects (1-based index). Declaring one twice returns its index.

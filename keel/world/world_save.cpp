@@ -71,7 +71,8 @@ Status World::load(save::SaveFile& file) {
   if (st) st = file.get_value(salt);
   if (st) st = file.get_value(count);
   if (st) st = file.get_value(head);
-  if (st && (salt == 0 || salt > 0xFF || count > kMaxSlots || (head >= count && head != kNone))) {
+  if (st && (salt == 0 || salt > 0xFF || count > kMaxSlots || (head >= count && head != kNone) ||
+             u64{count} * 8 > file.readable_bound())) {  // 8: a generation and a next-free
     st = fail(ErrorCode::kCorrupt, "world save: bad table (salt {}, {} slots, free head {})", salt,
               count, head);
   }
@@ -122,7 +123,7 @@ Status World::load(save::SaveFile& file) {
       st = fail(ErrorCode::kCorrupt, "world save: {} components of {} bytes (expected {} bytes)", n,
                 size, s->component_size());
     }
-    bytes.resize(size);
+    if (st) bytes.resize(size);  // the size was checked: never a size read from the file
     for (u32 k = 0; st && k < n; ++k) {
       Entity e;
       st = file.get_value(e.index);

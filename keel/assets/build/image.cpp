@@ -37,6 +37,29 @@ bool known_format(ByteSpan file) {
   return true;
 }
 
+// stb_image grows its PNG data buffer to whatever an IDAT chunk claims before reading it, so a
+// 200-byte file claiming a 3 GB chunk asks for gigabytes. Every chunk must fit in the file.
+Status check_png_chunks(ByteSpan file, std::string_view label) {
+  usize at = 8;  // after the signature
+  while (at < file.size()) {
+    if (file.size() - at < 12) {
+      return fail_at(SourceLocation::bytes(std::string(label), at), ErrorCode::kCorrupt,
+                     "PNG chunk header cut short");
+    }
+    const auto b = [&](usize i) { return static_cast<u32>(file[at + i]); };
+    const u32 length = (b(0) << 24) | (b(1) << 16) | (b(2) << 8) | b(3);
+    if (length > file.size() - at - 12) {
+      return fail_at(SourceLocation::bytes(std::string(label), at), ErrorCode::kCorrupt,
+                     "PNG chunk claims {} bytes; the file has {} left", length,
+                     file.size() - at - 12);
+    }
+    const bool end = b(4) == 'I' && b(5) == 'E' && b(6) == 'N' && b(7) == 'D';
+    at += 12 + usize{length};
+    if (end) break;
+  }
+  return {};
+}
+
 }  // namespace
 
 u8 to_u8(f32 value) {
@@ -71,6 +94,9 @@ Result<Image> Image::decode(ByteSpan file, std::string_view label) {
   }
   if (!known_format(file)) {
     return fail_at(where(), ErrorCode::kUnsupported, "not a PNG, JPEG, BMP or TGA image");
+  }
+  if (file.size() >= 8 && as_chars(file.first(4)) == "\x89PNG") {
+    if (Status s = check_png_chunks(file, label); !s) return Unexpected(s.error());
   }
   const auto* bytes = reinterpret_cast<const stbi_uc*>(file.data());  // NOLINT
   const int size = static_cast<int>(file.size());

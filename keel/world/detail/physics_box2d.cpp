@@ -4,6 +4,7 @@
 #include <box2d/b2_contact.h>
 #include <box2d/b2_fixture.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace keel::world::detail {
@@ -16,6 +17,10 @@ void ContactQueue::push(b2Contact* contact, ContactPhase phase) {
 }
 
 namespace {
+
+// A shape's centre at most this many times its size from the body's origin (see check_polygon).
+constexpr f32 kMaxShapeOffsetRatio = 64;
+constexpr f32 kMinDensity = 1e-6f;
 
 bool finite(f32 v) { return std::isfinite(v); }
 bool within(f32 v, f32 limit) { return std::isfinite(v) && std::abs(v) <= limit; }
@@ -39,6 +44,19 @@ Status check_polygon(const ShapeDef& shape) {
                     "polygon vertices {} and {} are closer than {} units", i, j, kMinPolygonEdge);
     }
   }
+  // Box2D moves the inertia from the body's origin to the centre of mass by a subtraction; a
+  // small shape far from the origin cancels to zero inertia in f32 (an assert in Box2D).
+  Vec2 centre;
+  f32 size = 0;
+  for (usize i = 0; i < n; ++i) {
+    centre += shape.vertices[i] / static_cast<f32>(n);
+    for (usize j = i + 1; j < n; ++j)
+      size = std::max(size, distance(shape.vertices[i], shape.vertices[j]));
+  }
+  if (length(centre) > kMaxShapeOffsetRatio * size)
+    return fail(ErrorCode::kInvalidArgument,
+                "polygon centre is more than {} times its size from the body's origin",
+                kMaxShapeOffsetRatio);
   for (usize i = 0; i < n; ++i) {
     const Vec2 e1 = shape.vertices[(i + 1) % n] - shape.vertices[i];
     const Vec2 e2 = shape.vertices[(i + 2) % n] - shape.vertices[(i + 1) % n];
@@ -56,6 +74,10 @@ Status check_shape(const ShapeDef& shape) {
           shape.radius * kMetresPerUnit < 1e-3f)
         return fail(ErrorCode::kInvalidArgument, "circle radius {} (must be {}..{} units)",
                     shape.radius, 1e-3f / kMetresPerUnit, kMaxShapeSize);
+      if (length(shape.offset) > kMaxShapeOffsetRatio * shape.radius)
+        return fail(ErrorCode::kInvalidArgument,
+                    "circle centre is more than {} radii from the body's origin",
+                    kMaxShapeOffsetRatio);
       return {};
     case ShapeKind::kPolygon: return check_polygon(shape);
   }
@@ -78,6 +100,11 @@ Status check_body_def(const BodyDef& def) {
     return fail(ErrorCode::kOutOfRange, "collision group {} (Box2D has {} categories: 0..{})",
                 def.group, kMaxPhysicsGroups, kMaxPhysicsGroups - 1);
   if (Status st = check_shape(def.shape); !st) return st;
+  // A density of 0 makes a massless body (Box2D gives it mass 1); a tiny one (a denormal) gives
+  // zero inertia, which Box2D asserts on.
+  if (def.density != 0 && !(def.density >= kMinDensity))
+    return fail(ErrorCode::kInvalidArgument, "density {} (0, or {}..{})", def.density, kMinDensity,
+                kMaxMaterial);
   if (!material(def.density) || !material(def.friction) || !material(def.restitution))
     return fail(ErrorCode::kInvalidArgument, "density {}, friction {}, restitution {} (0..{})",
                 def.density, def.friction, def.restitution, kMaxMaterial);
