@@ -1,5 +1,6 @@
 #include "keel/assets/font.h"
 
+#include "keel/assets/detail/little_endian.h"
 #include "keel/core/assert.h"
 
 #include <algorithm>
@@ -8,6 +9,11 @@
 
 namespace keel::assets {
 namespace {
+
+using detail::get16;
+using detail::get32;
+using detail::put16;
+using detail::put32;
 
 constexpr usize kHeaderBytes = 36;
 constexpr usize kGlyphBytes = 16;
@@ -20,18 +26,6 @@ s32 clamp_pen(s64 pen) {
   return static_cast<s32>(
       std::clamp<s64>(pen, std::numeric_limits<s32>::min(), std::numeric_limits<s32>::max()));
 }
-
-void put16(ByteBuffer& out, u32 v) {
-  for (int i = 0; i < 2; ++i) out.push_back(static_cast<std::byte>(v >> (8 * i)));
-}
-void put32(ByteBuffer& out, u32 v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>(v >> (8 * i)));
-}
-
-u32 get16(ByteSpan bytes, usize at) {
-  return static_cast<u32>(bytes[at]) | (static_cast<u32>(bytes[at + 1]) << 8);
-}
-u32 get32(ByteSpan bytes, usize at) { return get16(bytes, at) | (get16(bytes, at + 2) << 16); }
 
 Unexpected corrupt(usize offset, std::string_view what) {
   return fail_at(SourceLocation::bytes("font chunk", offset), ErrorCode::kCorrupt, "{}", what);

@@ -1,5 +1,6 @@
 #include "keel/assets/sound.h"
 
+#include "keel/assets/detail/little_endian.h"
 #include "keel/core/assert.h"
 
 #include <bit>
@@ -9,23 +10,17 @@
 namespace keel::assets {
 namespace {
 
+using detail::get16;
+using detail::get32;
+using detail::put16;
+using detail::put32;
+
 static_assert(std::endian::native == std::endian::little,
               "sound chunks hold little-endian PCM that the mixer reads in place");
 
 constexpr u32 kMinRate = 8000;
 constexpr u32 kMaxRate = 192000;
 constexpr u32 kLoopFlag = 1u;
-
-void put16(ByteBuffer& out, u32 v) {
-  for (int i = 0; i < 2; ++i) out.push_back(static_cast<std::byte>(v >> (8 * i)));
-}
-void put32(ByteBuffer& out, u32 v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>(v >> (8 * i)));
-}
-u32 get16(ByteSpan bytes, usize at) {
-  return static_cast<u32>(bytes[at]) | (static_cast<u32>(bytes[at + 1]) << 8);
-}
-u32 get32(ByteSpan bytes, usize at) { return get16(bytes, at) | (get16(bytes, at + 2) << 16); }
 
 Unexpected corrupt(usize offset, std::string_view what) {
   return fail_at(SourceLocation::bytes("sound chunk", offset), ErrorCode::kCorrupt, "{}", what);

@@ -1,5 +1,6 @@
 #include "keel/assets/sound_wav.h"
 
+#include "keel/assets/detail/little_endian.h"
 #include "keel/core/assert.h"
 
 #include <algorithm>
@@ -7,12 +8,9 @@
 namespace keel::assets {
 namespace {
 
-void put16(ByteBuffer& out, u32 v) {
-  for (int i = 0; i < 2; ++i) out.push_back(static_cast<std::byte>(v >> (8 * i)));
-}
-void put32(ByteBuffer& out, u32 v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>(v >> (8 * i)));
-}
+using detail::put16;
+using detail::put32;
+
 void put_tag(ByteBuffer& out, const char (&tag)[5]) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>(tag[i]));
 }

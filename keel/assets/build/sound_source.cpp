@@ -1,5 +1,6 @@
 #include "keel/assets/build/sound_source.h"
 
+#include "keel/assets/detail/little_endian.h"
 #include "keel/core/assert.h"
 
 #include <algorithm>
@@ -15,10 +16,8 @@ namespace {
 constexpr u32 kMinRate = 1000;
 constexpr u32 kMaxRate = 192000;
 
-u32 get16(ByteSpan b, usize at) {
-  return static_cast<u32>(b[at]) | (static_cast<u32>(b[at + 1]) << 8);
-}
-u32 get32(ByteSpan b, usize at) { return get16(b, at) | (get16(b, at + 2) << 16); }
+using detail::get16;
+using detail::get32;
 bool tag_is(ByteSpan b, usize at, const char* tag) {
   return std::memcmp(b.data() + at, tag, 4) == 0;
 }
