@@ -1,4 +1,5 @@
 #include "keel/world/world.h"
+#include "keel/world/testing/test_components.h"
 
 #include "keel/core/testing/alloc_counter.h"
 #include "keel/props/container.h"
@@ -13,18 +14,9 @@
 namespace keel::world {
 namespace {
 
-// A copy of the component, or a default one when it is missing (no null dereference).
-template <typename C>
-C deref(const C* c) {
-  return c != nullptr ? *c : C{};
-}
-
-struct Position {
-  f32 x = 0, y = 0;
-};
-struct Velocity {
-  f32 x = 0, y = 0;
-};
+using fixtures::deref;
+using fixtures::Position;
+using fixtures::Velocity;
 struct Tag {
   int value = 0;
 };
