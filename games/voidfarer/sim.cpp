@@ -1,4 +1,4 @@
-#include "scene.h"
+#include "sim.h"
 
 #include "keel/assets/font.h"
 #include "keel/assets/texture.h"
@@ -13,8 +13,9 @@
 #include <chrono>
 #include <numbers>
 #include <string_view>
+#include <utility>
 
-namespace keel::scene {
+namespace keel::voidfarer {
 namespace {
 
 using world::Entity;
@@ -42,17 +43,19 @@ bool is_shot(const world::World& w, Entity e) {
 
 }  // namespace
 
-Scene::Scene()
+Sim::Sim(const SimOptions& options)
     : physics_(world_, {.fixed_dt = kDt},
-               *world::collision_filters(spatial::citizen_group_table())) {}
+               *world::collision_filters(spatial::citizen_group_table())),
+      options_(options) {}
 
-Result<std::unique_ptr<Scene>> Scene::create(const std::filesystem::path& pack_path) {
-  std::unique_ptr<Scene> scene(new Scene());
+Result<std::unique_ptr<Sim>> Sim::create(const std::filesystem::path& pack_path,
+                                         const SimOptions& options) {
+  std::unique_ptr<Sim> scene(new Sim(options));
   if (Status st = scene->load(pack_path); !st) return Unexpected(st.error());
   return scene;
 }
 
-Status Scene::load(const std::filesystem::path& pack_path) {
+Status Sim::load(const std::filesystem::path& pack_path) {
   world::register_entity_def_type(loader_);
   world::register_chain_type(loader_);
   world::register_particle_effects(loader_, particles_);
@@ -98,6 +101,7 @@ Status Scene::load(const std::filesystem::path& pack_path) {
   Result<Entity> player = world::spawn(world_, registry_, defs_, "player", {0, 0});
   if (!player) return Unexpected(player.error());
   player_ = *player;
+  if (const Health* h = world_.get<Health>(player_)) hull_max_ = h->hp;
   chain_ = std::make_unique<world::ChainRunner>(world_, registry_, defs_);
   // Each wave arrives on a ring ahead of the player.
   chain_->set_placer([this](const world::ChainAction&, u32 index, u32 count) {
@@ -112,7 +116,7 @@ Status Scene::load(const std::filesystem::path& pack_path) {
   return chain_->start(*waves);
 }
 
-void Scene::register_components() {
+void Sim::register_components() {
   world::register_world_components(registry_);
   world::register_system_components(registry_, particles_);
   registry_.add<Health>("Health", [](const world::Params& p) {
@@ -124,7 +128,7 @@ void Scene::register_components() {
   }
 }
 
-void Scene::connect_events() {
+void Sim::connect_events() {
   world::connect_bullet_spawner(world_, registry_, defs_, &failed_shots_);
   world::connect_particle_bursts(world_);
   world_.on<world::ContactEvent>([this](world::World&, const world::ContactEvent& c) {
@@ -132,14 +136,14 @@ void Scene::connect_events() {
   });
 }
 
-void Scene::on_contact(Entity a, Entity b) {
+void Sim::on_contact(Entity a, Entity b) {
   const bool a_shot = is_shot(world_, a);
   const bool b_shot = is_shot(world_, b);
   if (a_shot && !b_shot) hit(a, b);
   if (b_shot && !a_shot) hit(b, a);
 }
 
-void Scene::hit(Entity shot, Entity ship) {
+void Sim::hit(Entity shot, Entity ship) {
   if (!world_.alive(shot) || world_.dying(shot)) return;  // spent on another ship this step
   world_.kill(shot);
   Health* h = world_.get<Health>(ship);
@@ -148,20 +152,24 @@ void Scene::hit(Entity shot, Entity ship) {
   if (h->hp > 0) return;
   world_.kill(ship);
   if (ship != player_) ++killed_;
-  if (const world::Transform* t = world_.get<world::Transform>(ship)) explode(t->position);
+  if (const world::Transform* t = world_.get<world::Transform>(ship)) burst(t->position);
 }
 
-void Scene::explode(Vec2 at) {
+Result<Entity> Sim::spawn(std::string_view definition, Vec2 at) {
+  return world::spawn(world_, registry_, defs_, definition, at);
+}
+
+void Sim::burst(Vec2 at, std::string_view effect) {
   const Entity e = world_.create();
   world::Transform where;
   where.position = at;
   world_.create<world::Transform>(e, where);
-  world::add_emitter(world_, e, particles_, runtime_id("blast"));
+  world::add_emitter(world_, e, particles_, runtime_id(effect));
   world_.create<world::Lifetime>(e, world::Lifetime{.remaining = 2, .kill_entity = true});
 }
 
 // The enemies (every entity with Health but the player) and their positions, in store order.
-void Scene::autopilot() {
+void Sim::find_enemies() {
   enemies_.clear();
   enemy_positions_.clear();
   const auto& healthy = world_.store<Health>().entities();
@@ -171,6 +179,11 @@ void Scene::autopilot() {
     enemies_.push_back(e);
     enemy_positions_.push_back(t->position);
   }
+}
+
+// Skeleton: the player still moves by the old steering autopilot; `fire` pulls the trigger.
+// TODO(voidfarer sim): thrust, reverse and turning from Controls on the player's body.
+void Sim::apply_controls(const Controls& controls) {
   world::Vehicle* v = world_.get<world::Vehicle>(player_);
   const world::Transform* t = world_.get<world::Transform>(player_);
   world::Gun* gun = world_.get<world::Gun>(player_);
@@ -198,12 +211,33 @@ void Scene::autopilot() {
   const f32 gap = spatial::length(v->target - t->position);
   v->weights.flee = spatial::length(v->threat - t->position) < kFleeDistance ? 1.0f : 0.0f;
   v->weights.seek = gap > kChaseDistance ? 1.0f : 0.0f;
-  if (gun != nullptr) gun->trigger = gap < kPlayerRange;
+  if (gun != nullptr) gun->trigger = controls.fire;
+  (void)kPlayerRange;
+}
+
+Controls Sim::autopilot() const {
+  Controls c;
+  const world::Transform* t = world_.get<world::Transform>(player_);
+  if (t == nullptr) return c;
+  for (const Vec2 p : enemy_positions_) {
+    if (spatial::length(p - t->position) < kPlayerRange) c.fire = true;
+  }
+  return c;
+}
+
+std::vector<SoundEvent> Sim::take_sounds() { return std::exchange(sounds_, {}); }
+
+Status Sim::save(const std::filesystem::path&) const {
+  return fail(ErrorCode::kUnsupported, "quick-save is not written yet");
+}
+
+Status Sim::load_save(const std::filesystem::path&) {
+  return fail(ErrorCode::kUnsupported, "quick-load is not written yet");
 }
 
 // Every enemy seeks the point half a screen from the player (fleet_goal); their own weights add
 // cohesion and separation. Guns fire while the player is in range.
-void Scene::steer_fleet() {
+void Sim::steer_fleet() {
   const world::Transform* pt = world_.get<world::Transform>(player_);
   if (pt == nullptr || enemies_.empty()) return;
   const Vec2 goal =
@@ -220,8 +254,9 @@ void Scene::steer_fleet() {
   }
 }
 
-Status Scene::step() {
-  autopilot();
+Status Sim::step(const Controls& controls) {
+  find_enemies();
+  apply_controls(controls);
   steer_fleet();
   world::tick_guns(world_, kDt);
   timed(times_.steering, [&] {
@@ -236,7 +271,7 @@ Status Scene::step() {
   return chain_->running() ? chain_->update(kDt) : ok();
 }
 
-FrameSummary Scene::summary() const {
+FrameSummary Sim::summary() const {
   FrameSummary s;
   s.frame = frame_;
   s.wave_step = chain_->step();
@@ -247,16 +282,20 @@ FrameSummary Scene::summary() const {
   s.enemies = w.store<Health>().size() - (world_.alive(player_) ? 1 : 0);
   s.killed = killed_;
   s.particles = particles_.live_count();
+  s.score = u64{killed_} * 100;  // skeleton: 100 per kill
+  s.player_alive = world_.alive(player_) && !world_.dying(player_);
+  if (const Health* h = world_.get<Health>(player_)) s.hull = std::max(h->hp, 0.0f);
+  s.hull_max = hull_max_;
   return s;
 }
 
-std::array<u64, 3> Scene::hash_parts() const {
+std::array<u64, 3> Sim::hash_parts() const {
   return {world_.state_hash(), physics_.physics().state_hash(), particles_.state_hash()};
 }
 
-u64 Scene::state_hash() const {
+u64 Sim::state_hash() const {
   const std::array<u64, 3> parts = hash_parts();
   return hash64(parts.data(), sizeof(parts));
 }
 
-}  // namespace keel::scene
+}  // namespace keel::voidfarer

@@ -1,11 +1,14 @@
-// keel-world-scene: the world module's headless scene (see scene.h). Usage:
-//   keel-world-scene --data build/.../main.kpk [--frames 1200] [--check] [--trace-hash]
-//                    [--screenshot-every K --out DIR]     (headless PNGs, draw.h)
+// voidfarer: the game (sim.h, view.h). Skeleton usage, headless with the autopilot:
+//   voidfarer --data build/.../voidfarer.kpk [--frames 1200] [--check] [--trace-hash]
+//             [--screenshot-every K --out DIR]     (headless PNGs)
 // Prints a summary every 60 frames (wave step, entities, bullets, kills, particles, milliseconds
 // per frame of each system) and the final state hash. --check: exit 1 unless the waves chain
 // reached its second step (index >= 2 means the third wave; see README).
-#include "draw.h"
-#include "scene.h"
+#include "sim.h"
+#include "view.h"
+
+#include "keel/platform/image.h"
+#include "keel/platform/window.h"
 
 #include <fmt/format.h>
 
@@ -55,9 +58,9 @@ bool parse(int argc, char** argv, Options& o) {
   return !o.data.empty();
 }
 
-void print_summary(const keel::scene::Scene& scene, unsigned frames) {
-  const keel::scene::FrameSummary s = scene.summary();
-  const keel::scene::SystemTimes& t = scene.times();
+void print_summary(const keel::voidfarer::Sim& scene, unsigned frames) {
+  const keel::voidfarer::FrameSummary s = scene.summary();
+  const keel::voidfarer::SystemTimes& t = scene.times();
   const double ms = 1000.0 / frames;
   fmt::print(
       "frame {} step {}{} entities {} bullets {} enemies {} killed {} particles {} | ms/frame "
@@ -67,43 +70,71 @@ void print_summary(const keel::scene::Scene& scene, unsigned frames) {
       t.events * ms);
 }
 
+keel::Status shoot(keel::platform::Window& window, keel::platform::Renderer& renderer,
+                   keel::voidfarer::View& view, const keel::voidfarer::Sim& sim,
+                   const std::filesystem::path& path) {
+  if (keel::Status st = renderer.begin_frame({8, 8, 16, 255}); !st) return st;
+  view.draw(sim);
+  if (keel::Status st = renderer.end_frame(); !st) return st;
+  keel::Result<keel::platform::Image> image = window.screenshot();
+  if (!image) return keel::Unexpected(image.error());
+  keel::Status written = keel::platform::write_png(path, *image);
+  window.present();
+  return written;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Options options;
   if (!parse(argc, argv, options)) {
     fmt::print(stderr,
-               "usage: keel-world-scene --data PACK.kpk [--frames N] [--check] [--trace-hash]\n"
+               "usage: voidfarer --data PACK.kpk [--frames N] [--check] [--trace-hash]\n"
                "       [--screenshot-every K --out DIR]\n");
     return 2;
   }
-  auto scene = keel::scene::Scene::create(options.data);
+  auto scene = keel::voidfarer::Sim::create(options.data);
   if (!scene) {
-    fmt::print(stderr, "keel-world-scene: {}\n", scene.error().to_string());
+    fmt::print(stderr, "voidfarer: {}\n", scene.error().to_string());
     return 1;
   }
-  keel::scene::Scene& s = **scene;
-  std::unique_ptr<keel::scene::SceneView> view;
+  keel::voidfarer::Sim& s = **scene;
+  std::unique_ptr<keel::platform::Window> window;
+  std::unique_ptr<keel::platform::Renderer> renderer;
+  std::unique_ptr<keel::voidfarer::View> view;
   if (options.screenshot_every > 0) {
-    auto opened = keel::scene::SceneView::open(s);
+    auto opened = keel::platform::Window::open({.title = "voidfarer",
+                                                .width = keel::voidfarer::View::kWidth,
+                                                .height = keel::voidfarer::View::kHeight,
+                                                .fullscreen = false,
+                                                .vsync = false,
+                                                .headless = true,
+                                                .software = true});
     if (!opened) {
-      fmt::print(stderr, "keel-world-scene: {}\n", opened.error().to_string());
+      fmt::print(stderr, "voidfarer: {}\n", opened.error().to_string());
       return 1;
     }
-    view = std::move(*opened);
+    window = std::move(*opened);
+    renderer = std::make_unique<keel::platform::Renderer>(window->sdl_renderer());
+    auto made = keel::voidfarer::View::create(*renderer, s);
+    if (!made) {
+      fmt::print(stderr, "voidfarer: {}\n", made.error().to_string());
+      return 1;
+    }
+    view = std::move(*made);
     std::filesystem::create_directories(options.out);
   }
   unsigned since = 0;
   for (unsigned long frame = 1; frame <= options.frames; ++frame) {
-    if (keel::Status st = s.step(); !st) {
+    if (keel::Status st = s.step(s.autopilot()); !st) {
       fmt::print(stderr, "frame {}: {}\n", frame, st.error().to_string());
       return 1;
     }
     ++since;
     if (view && frame % options.screenshot_every == 0) {
       const std::filesystem::path path =
-          std::filesystem::path(options.out) / fmt::format("scene_{:05}.png", frame);
-      if (keel::Status st = view->shoot(s, path); !st) {
+          std::filesystem::path(options.out) / fmt::format("frame_{:05}.png", frame);
+      if (keel::Status st = shoot(*window, *renderer, *view, s, path); !st) {
         fmt::print(stderr, "{}: {}\n", path.string(), st.error().to_string());
         return 1;
       }
@@ -120,7 +151,7 @@ int main(int argc, char** argv) {
     }
   }
   fmt::print("final hash {:016x}\n", s.state_hash());
-  const keel::scene::FrameSummary end = s.summary();
+  const keel::voidfarer::FrameSummary end = s.summary();
   if (options.check && end.wave_step < 2 && !end.chain_finished) {
     fmt::print(stderr, "check failed: wave step {} after {} frames (want >= 2)\n", end.wave_step,
                options.frames);

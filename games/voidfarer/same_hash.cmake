@@ -1,6 +1,6 @@
-# Runs keel-world-scene twice (SCENE, DATA) and fails unless both print the same final hash.
+# Runs voidfarer twice (GAME, DATA) and fails unless both print the same final hash.
 foreach(run 1 2)
-  execute_process(COMMAND ${SCENE} --data ${DATA} --frames 300 RESULT_VARIABLE rc
+  execute_process(COMMAND ${GAME} --data ${DATA} --frames 300 RESULT_VARIABLE rc
                   OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "run ${run} failed (${rc}):\n${out}\n${err}")
