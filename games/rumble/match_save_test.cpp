@@ -1,6 +1,8 @@
-// Save and restore a match mid-fight: N frames, save, M frames, hash; load, the same M frames,
-// the same hash.
+// Save and restore a match mid-fight: N frames, save, M frames, hash; load (directly, no frame
+// simulated), the same M frames, the same hash. Damaged saves and saves of another setup change
+// nothing.
 #include "match_save.h"
+#include "log_printer.h"
 
 #include "keel/core/file.h"
 
@@ -11,10 +13,21 @@
 namespace rumble {
 namespace {
 
+std::filesystem::path data_dir() {
+  return std::filesystem::path(KEEL_SOURCE_DIR) / "games/rumble/data";
+}
+
 MatchSetup seeded(u64 seed) {
-  MatchSetup setup =
-      MatchSetup::from_data_dir(std::filesystem::path(KEEL_SOURCE_DIR) / "games/rumble/data");
+  MatchSetup setup = MatchSetup::from_data_dir(data_dir());
   setup.seed = seed;
+  return setup;
+}
+
+MatchSetup scripted() {
+  MatchSetup setup = MatchSetup::from_data_dir(data_dir());
+  auto script = ScriptedInput::load(data_dir() / "inputs.txt", setup.fighters);
+  EXPECT_TRUE(script) << script.error().to_string();
+  if (script) setup.inputs = std::make_unique<ScriptedInput>(std::move(*script));
   return setup;
 }
 
@@ -32,15 +45,79 @@ TEST(RumbleSave, SaveMidFightThenSameFramesGiveTheSameHash) {
   ASSERT_TRUE(match) << match.error().to_string();
   (*match)->advance_to(kN);
   ASSERT_FALSE((*match)->over());
+  const u64 at_save = state_hash(**match);
   ASSERT_TRUE(save_match(**match, path));
   (*match)->advance_to(kN + kM);
   const u64 expected = state_hash(**match);
+  ASSERT_NE(expected, at_save);
 
   auto loaded = load_match(path, seeded(7));
   ASSERT_TRUE(loaded) << loaded.error().to_string();
+  // Restored directly: not one frame simulated, and already the state saved.
+  EXPECT_EQ((*loaded)->simulated_ticks(), 0u);
   EXPECT_EQ((*loaded)->ticks(), kN);
+  EXPECT_EQ(state_hash(**loaded), at_save);
   (*loaded)->advance_to(kN + kM);
+  EXPECT_EQ((*loaded)->ticks(), (*match)->ticks());  // the same frames (or the same knock-out)
+  EXPECT_EQ((*loaded)->simulated_ticks(), (*loaded)->ticks() - kN);
   EXPECT_EQ(state_hash(**loaded), expected);
+  EXPECT_EQ(format_log(**loaded), format_log(**match));  // the log printer reads the same events
+}
+
+// The random controller's and the FSMs' random sources come from the save, not from the setup.
+TEST(RumbleSave, LoadContinuesTheSavedRandomStreamsWhateverTheSetupSeed) {
+  const auto path = temp_save("seed.ksav");
+  auto match = Match::create(seeded(7));
+  ASSERT_TRUE(match);
+  (*match)->advance_to(300);
+  ASSERT_TRUE(save_match(**match, path));
+  (*match)->advance_to(700);
+
+  auto loaded = load_match(path, seeded(8));
+  ASSERT_TRUE(loaded) << loaded.error().to_string();
+  EXPECT_EQ((*loaded)->seed(), 7u);
+  (*loaded)->advance_to(700);
+  EXPECT_EQ(state_hash(**loaded), state_hash(**match));
+}
+
+// A throw links the two FSMs: the link is saved and formed again, without a handshake.
+TEST(RumbleSave, ThrowLinkIsRestored) {
+  const auto path = temp_save("throw.ksav");
+  auto match = Match::create(scripted());
+  ASSERT_TRUE(match) << match.error().to_string();
+  while (!(*match)->over() && (*match)->fighter(0).brain.links().empty() &&
+         (*match)->ticks() < 1200) {
+    (*match)->step();
+  }
+  ASSERT_FALSE((*match)->fighter(0).brain.links().empty()) << "the script has a throw";
+  const u64 saved_at = (*match)->ticks();
+  ASSERT_TRUE(save_match(**match, path));
+  (*match)->advance_to(saved_at + 300);
+
+  auto loaded = load_match(path, scripted());
+  ASSERT_TRUE(loaded) << loaded.error().to_string();
+  EXPECT_EQ((*loaded)->simulated_ticks(), 0u);
+  ASSERT_EQ((*loaded)->fighter(0).brain.links().size(), 1u);
+  EXPECT_EQ((*loaded)->fighter(0).brain.links()[0].other, &(*loaded)->fighter(1).brain);
+  ASSERT_EQ((*loaded)->fighter(1).brain.links().size(), 1u);
+  (*loaded)->advance_to(saved_at + 300);
+  EXPECT_EQ(state_hash(**loaded), state_hash(**match));
+  EXPECT_EQ(format_log(**loaded), format_log(**match));
+}
+
+TEST(RumbleSave, SaveOfAFinishedMatchLoadsFinished) {
+  const auto path = temp_save("finished.ksav");
+  auto match = Match::create(seeded(7));
+  ASSERT_TRUE(match);
+  (*match)->run(7200);
+  ASSERT_TRUE((*match)->over());
+  ASSERT_TRUE(save_match(**match, path));
+  auto loaded = load_match(path, seeded(7));
+  ASSERT_TRUE(loaded) << loaded.error().to_string();
+  EXPECT_TRUE((*loaded)->over());
+  EXPECT_EQ((*loaded)->winner(), (*match)->winner());
+  EXPECT_FALSE((*loaded)->step());
+  EXPECT_EQ(state_hash(**loaded), state_hash(**match));
 }
 
 TEST(RumbleSave, SaveOfAnotherSetupIsRefused) {
@@ -49,10 +126,21 @@ TEST(RumbleSave, SaveOfAnotherSetupIsRefused) {
   ASSERT_TRUE(match);
   (*match)->advance_to(120);
   ASSERT_TRUE(save_match(**match, path));
-  EXPECT_FALSE(load_match(path, seeded(8)));
+
+  MatchSetup swapped = seeded(7);  // the Brute first: other FSMs in the fighters' places
+  swapped.fighters = {"Brute", "Hero"};
+  auto other = load_match(path, std::move(swapped));
+  ASSERT_FALSE(other);
+  EXPECT_NE(other.error().message().find("runs the FSM"), std::string::npos)
+      << other.error().message();
+
+  auto with_script = load_match(path, scripted());  // random play saved, a script given
+  ASSERT_FALSE(with_script);
+  EXPECT_NE(with_script.error().message().find("input script"), std::string::npos)
+      << with_script.error().message();
 }
 
-TEST(RumbleSave, DamagedSaveIsRefused) {
+TEST(RumbleSave, DamagedSaveChangesNothing) {
   const auto path = temp_save("damaged.ksav");
   auto match = Match::create(seeded(7));
   ASSERT_TRUE(match);
@@ -66,9 +154,43 @@ TEST(RumbleSave, DamagedSaveIsRefused) {
   }
   bytes[bytes.size() - 3] ^= 0x40;
   ASSERT_TRUE(keel::write_file_atomic(path, std::string_view(bytes)));
-  auto loaded = load_match(path, seeded(7));
-  ASSERT_FALSE(loaded);
-  EXPECT_NE(loaded.error().message().find("corrupt at byte"), std::string::npos);
+
+  (*match)->advance_to(200);
+  const u64 before = state_hash(**match);
+  const keel::Status st = load_into(**match, path);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message().find("corrupt at byte"), std::string::npos);
+  EXPECT_EQ(state_hash(**match), before);
+  EXPECT_FALSE(load_match(path, seeded(7)));
+}
+
+// A state that fails its checks on the last fighter leaves the first one (and all else) alone.
+TEST(RumbleSave, RefusedRestoreChangesNothing) {
+  auto match = Match::create(seeded(7));
+  ASSERT_TRUE(match);
+  (*match)->advance_to(100);
+  MatchState state = (*match)->capture();
+  (*match)->advance_to(250);
+  const u64 before = state_hash(**match);
+
+  MatchState bad_state = state;
+  bad_state.fighters.back().brain.state ^= 0x5a5a5a5a;  // no such state in the FSM
+  EXPECT_FALSE((*match)->restore(bad_state));
+  EXPECT_EQ(state_hash(**match), before);
+
+  MatchState bad_clip = state;
+  bad_clip.fighters.back().animation.frame = 100000;  // past the end of any clip
+  EXPECT_FALSE((*match)->restore(bad_clip));
+  EXPECT_EQ(state_hash(**match), before);
+
+  MatchState bad_inputs = state;
+  bad_inputs.inputs.pop_back();
+  EXPECT_FALSE((*match)->restore(bad_inputs));
+  EXPECT_EQ(state_hash(**match), before);
+
+  // The good state goes back in, into a match that already went further.
+  ASSERT_TRUE((*match)->restore(state));
+  EXPECT_EQ((*match)->ticks(), 100u);
 }
 
 TEST(RumbleSave, TemplatesHaveNoHoles) {
