@@ -29,7 +29,50 @@ SaveFile::SaveFile(const SaveSystem& system) : impl_(std::make_unique<Impl>()) {
   impl_->active = &system.impl();
 }
 
-SaveFile::~SaveFile() = default;
+SaveFile::~SaveFile() {
+  if (impl_ != nullptr) detail::give_buffers(*impl_);
+}
+
+void detail::delete_buffers(SessionBuffers* buffers) { delete buffers; }
+
+void detail::take_buffers(SaveFile::Impl& s) {
+  std::unique_ptr<SessionBuffers, void (*)(SessionBuffers*)> spare{nullptr, &delete_buffers};
+  {
+    std::lock_guard lock(s.active->spare_mutex);
+    spare = std::move(s.active->spare);
+  }
+  if (spare == nullptr) return;
+  s.objects = std::move(spare->objects);
+  s.info = std::move(spare->info);
+  s.links = std::move(spare->links);
+  s.blocks = std::move(spare->blocks);
+  s.object_block = std::move(spare->object_block);
+  s.object_index = std::move(spare->object_index);
+  s.body = std::move(spare->body);
+}
+
+void detail::give_buffers(SaveFile::Impl& s) {
+  if (s.active == nullptr || !s.saved_here) return;
+  s.saved_here = false;
+  std::unique_ptr<SessionBuffers, void (*)(SessionBuffers*)> spare{new SessionBuffers,
+                                                                   &delete_buffers};
+  spare->objects = std::move(s.objects);
+  spare->info = std::move(s.info);
+  spare->links = std::move(s.links);
+  spare->blocks = std::move(s.blocks);
+  spare->object_block = std::move(s.object_block);
+  spare->object_index = std::move(s.object_index);
+  spare->body = std::move(s.body);
+  spare->objects.clear();
+  spare->info.clear();
+  spare->links.clear();
+  spare->blocks.clear();
+  spare->object_block.clear();
+  spare->object_index.clear();
+  spare->body.clear();
+  std::lock_guard lock(s.active->spare_mutex);
+  s.active->spare = std::move(spare);  // the larger set of buffers would be a guess: the last
+}
 
 Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions options) {
   Impl& s = *impl_;
@@ -37,9 +80,12 @@ Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions optio
     return s.fail(usage("begin_save() while a session is open; call end() first"));
   }
   const SaveSystem* system = s.system;
+  detail::give_buffers(s);
   *impl_ = Impl{};
   s.system = system;
   s.active = &system->impl();
+  detail::take_buffers(s);
+  s.saved_here = true;
   s.mode = Mode::kSaving;
   s.path = path;
   s.options = options;
@@ -83,6 +129,7 @@ Status SaveFile::begin_load_bytes(ByteSpan file, LoadLimits limits) {
     return s.fail(usage("begin_load() while a session is open; call end() first"));
   }
   const SaveSystem* system = s.system;
+  detail::give_buffers(s);
   *impl_ = Impl{};
   s.system = system;
   s.active = &system->impl();
