@@ -39,7 +39,8 @@ struct SaveFile::Impl {
 
   const SaveSystem* system;
   const SaveSystem::Impl* active = nullptr;  // the system whose plans read this file (migration)
-  bool saved_here = false;  // a save session: its buffers go back to `active` at the end
+  // The system whose spare buffers this session took; they go back to it at the end.
+  const SaveSystem::Impl* buffers_from = nullptr;
   const SaveSystem::Upgrade* upgrade = nullptr;
   Mode mode = Mode::kIdle;
   Phase phase = Phase::kNone;
@@ -136,11 +137,14 @@ struct SessionBuffers {
   std::vector<SaveFile::Impl::Block> blocks;
   std::vector<u8> object_block;
   PrehashedMap<u64, u32> object_index;
+  std::vector<SaveFile::Impl::Target> targets;
+  std::vector<SaveObject*> created_raw;
   ByteBuffer body;
 };
 
-// begin_save(): the spare buffers of `system` (if any) become the session's, emptied.
-void take_buffers(SaveFile::Impl& s);
+// begin_save()/begin_load(): the spare buffers of the session's system (if any) become the
+// session's (a load leaves the body: it gets the decoded file's).
+void take_buffers(SaveFile::Impl& s, bool body);
 // A save session's buffers go back to its system (the session ends or starts another).
 void give_buffers(SaveFile::Impl& s);
 
