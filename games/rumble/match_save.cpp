@@ -306,13 +306,17 @@ keel::Status save_match(const Match& match, const std::filesystem::path& path) {
                            intern(e.b), e.value, e.value2});
   }
 
+  return write_match_save(root, path);
+}
+
+keel::Status write_match_save(MatchSave& root, const std::filesystem::path& path) {
   save::SaveFile file(match_save_system());
   keel::Status st = file.begin_save(path);
   if (st) {
     save::ClientHeader header;
     header.level_name = "rumble-arena";
     header.level_version = kLevelVersion;
-    header.extra = keel::to_buffer(fmt::format("tick {}", state.ticks));
+    header.extra = keel::to_buffer(fmt::format("tick {}", root.ticks));
     file.set_header(std::move(header));
     file.declare_object(&root);
     st = file.process_objects();

@@ -112,6 +112,9 @@ const keel::save::SaveSystem& match_save_system();
 u64 state_hash(const Match& match);
 
 keel::Status save_match(const Match& match, const std::filesystem::path& path);
+// Writes `root` (and the objects it reaches) as a match save; save_match() uses it, tests craft
+// hostile saves with it.
+keel::Status write_match_save(MatchSave& root, const std::filesystem::path& path);
 // Restores the save into `match` (made from the setup the save was made with; a match that is
 // over only takes saves of finished matches). On failure `match` is unchanged.
 keel::Status load_into(Match& match, const std::filesystem::path& path);

@@ -193,6 +193,88 @@ TEST(RumbleSave, RefusedRestoreChangesNothing) {
   EXPECT_EQ((*match)->ticks(), 100u);
 }
 
+// Well-formed files (checksums right) whose content is wrong: each is refused with a message and
+// the match is left as it was.
+TEST(RumbleSave, CraftedSavesAreRefusedAndChangeNothing) {
+  auto match = Match::create(seeded(7));
+  ASSERT_TRUE(match);
+  (*match)->advance_to(90);
+  const u64 before = state_hash(**match);
+  const auto path = temp_save("crafted.ksav");
+  auto refused = [&](MatchSave& root, const char* expect) {
+    ASSERT_TRUE(write_match_save(root, path));
+    const keel::Status st = load_into(**match, path);
+    ASSERT_FALSE(st) << expect;
+    EXPECT_NE(st.error().message().find(expect), std::string::npos) << st.error().message();
+    EXPECT_EQ(state_hash(**match), before);
+  };
+  // A valid two-fighter match to start from: the live match's own state.
+  const MatchState live = (*match)->capture();
+  auto base = [&](MatchSave& root, std::vector<FighterSave>& f) {
+    f.resize(2);
+    for (u32 i = 0; i < 2; ++i) {
+      const FighterState& from = live.fighters[i];
+      f[i].index = i;
+      f[i].health = from.health;
+      f[i].facing = from.facing;
+      f[i].brain = {from.brain.fsm, from.brain.state, from.brain.behavior, from.brain.flags,
+                    from.brain.transitions};
+      f[i].animation.clip = from.animation.clip;
+      f[i].animation.frame = from.animation.frame;
+    }
+    f[0].next = &f[1];
+    root.ticks = root.tick = 90;
+    root.fighters = 2;
+    root.first = &f[0];
+    root.inputs = live.inputs;
+  };
+  {
+    MatchSave root;
+    std::vector<FighterSave> f;
+    base(root, f);
+    root.events.push_back({.tick = 1, .kind = 0, .a = 7});  // no string 7
+    refused(root, "event at tick 1 is invalid");
+  }
+  {
+    MatchSave root;
+    std::vector<FighterSave> f;
+    base(root, f);
+    f[1].next = &f[0];  // the list loops
+    refused(root, "fighter list is invalid");
+  }
+  {
+    MatchSave root;
+    std::vector<FighterSave> f;
+    base(root, f);
+    f[0].animation.reverse = 2;  // a bool that is not 0 or 1
+    refused(root, "neither 0 nor 1");
+  }
+  {
+    MatchSave root;
+    std::vector<FighterSave> f;
+    base(root, f);
+    LinkSave link;
+    link.name = 0x1234567;  // a name the FSM does not know
+    link.other = &f[1];
+    f[0].links = &link;
+    refused(root, "link is invalid");
+  }
+  {
+    MatchSave root;
+    std::vector<FighterSave> f;
+    base(root, f);
+    root.fighters = 3;
+    refused(root, "3 fighters listed, 2 saved");
+  }
+  {
+    MatchSave root;
+    std::vector<FighterSave> f;
+    base(root, f);
+    ASSERT_TRUE(write_match_save(root, path));  // the unchanged base loads
+    EXPECT_TRUE(load_into(**match, path));
+  }
+}
+
 TEST(RumbleSave, TemplatesHaveNoHoles) {
   EXPECT_TRUE(match_save_system().problems().empty()) << match_save_system().problems().front();
 }
