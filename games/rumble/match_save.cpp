@@ -74,7 +74,7 @@ KEEL_SAVE_TEMPLATE(MatchSave) = {
 namespace {
 
 // Bumped with every change of what a rumble save means (2: the direct restore).
-constexpr u32 kLevelVersion = 2;
+constexpr u32 kLevelVersion = kMatchSaveLevelVersion;
 // The bytes of one saved event: tick, kind, fighter, other, a, b, value, value2.
 constexpr usize kEventBytes = 8 + 1 + 4 * 6;
 
@@ -384,9 +384,10 @@ keel::Result<MatchState> to_state(const MatchSave& root, usize object_count) {
 
 }  // namespace
 
-keel::Status load_into(Match& match, const std::filesystem::path& path) {
-  save::SaveFile file(match_save_system());
-  keel::Status st = file.begin_load(path);
+namespace {
+
+// Steps 2..9 of a load begun by `begun` (begin_load or begin_load_bytes), then the restore.
+keel::Status finish_load(save::SaveFile& file, keel::Status st, Match& match) {
   if (st && file.header().level_version != kLevelVersion) {
     st = keel::fail(keel::ErrorCode::kRefused, "level changed: arena version {} (now {})",
                     file.header().level_version, kLevelVersion);
@@ -400,6 +401,20 @@ keel::Status load_into(Match& match, const std::filesystem::path& path) {
   keel::Result<MatchState> state = to_state(*root, objects.size());
   if (!state) return keel::Unexpected(state.error());
   return match.restore(*state);
+}
+
+}  // namespace
+
+keel::Status load_into(Match& match, const std::filesystem::path& path) {
+  save::SaveFile file(match_save_system());
+  keel::Status st = file.begin_load(path);
+  return finish_load(file, st, match);
+}
+
+keel::Status load_into_bytes(Match& match, keel::ByteSpan bytes, save::LoadLimits limits) {
+  save::SaveFile file(match_save_system());
+  keel::Status st = file.begin_load_bytes(bytes, limits);
+  return finish_load(file, st, match);
 }
 
 keel::Result<std::unique_ptr<Match>> load_match(const std::filesystem::path& path,

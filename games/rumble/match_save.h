@@ -105,6 +105,9 @@ class MatchSave : public keel::save::SaveObject {
   std::vector<Event> events;
 };
 
+// The client header's level version of match saves (2: the direct restore).
+inline constexpr u32 kMatchSaveLevelVersion = 2;
+
 const keel::save::SaveSystem& match_save_system();
 
 // Hash of the whole MatchState now (fighters, FSMs, clips, links, random sources, input source,
@@ -118,6 +121,8 @@ keel::Status write_match_save(MatchSave& root, const std::filesystem::path& path
 // Restores the save into `match` (made from the setup the save was made with; a match that is
 // over only takes saves of finished matches). On failure `match` is unchanged.
 keel::Status load_into(Match& match, const std::filesystem::path& path);
+// The same from a save file's bytes (the fuzz target, match_save_fuzz.cpp).
+keel::Status load_into_bytes(Match& match, keel::ByteSpan file, keel::save::LoadLimits limits = {});
 // A new match from `setup` with the saved state; the setup's seed does not matter (the random
 // sources come from the save), its FSMs, roster, fighters and input source kind do.
 keel::Result<std::unique_ptr<Match>> load_match(const std::filesystem::path& path,

@@ -5,9 +5,11 @@
 #include "log_printer.h"
 
 #include "keel/core/file.h"
+#include "keel/save/format.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 namespace rumble {
@@ -273,6 +275,52 @@ TEST(RumbleSave, CraftedSavesAreRefusedAndChangeNothing) {
     ASSERT_TRUE(write_match_save(root, path));  // the unchanged base loads
     EXPECT_TRUE(load_into(**match, path));
   }
+}
+
+// The fuzz target's seeds (fuzz/corpus/match_save/): a whole save (mode byte 0) and its object
+// stream (mode 1, sealed by the target). They must stay loadable into the target's match (seed
+// 7); KEEL_WRITE_RUMBLE_CORPUS=1 rewrites them from a save at tick 240.
+TEST(RumbleSave, FuzzSeedsLoad) {
+  const auto dir = std::filesystem::path(KEEL_SOURCE_DIR) / "fuzz/corpus/match_save";
+  if (std::getenv("KEEL_WRITE_RUMBLE_CORPUS") != nullptr) {
+    auto match = Match::create(seeded(7));
+    ASSERT_TRUE(match);
+    (*match)->advance_to(240);
+    const auto path = temp_save("seed.ksav");
+    ASSERT_TRUE(save_match(**match, path));
+    auto file = keel::read_file(path);
+    ASSERT_TRUE(file);
+    auto decoded = keel::save::decode_file(keel::as_bytes(*file));
+    ASSERT_TRUE(decoded);
+    std::filesystem::create_directories(dir);
+    ASSERT_TRUE(keel::write_file_atomic(dir / "file_zstd.bin", std::string(1, '\0') + *file));
+    ASSERT_TRUE(keel::write_file_atomic(
+        dir / "body.bin", std::string(1, '\1') + std::string(keel::as_chars(decoded->body))));
+  }
+  usize seeds = 0;
+  for (const char* name : {"file_zstd.bin", "body.bin"}) {
+    auto bytes = keel::read_file(dir / name);
+    ASSERT_TRUE(bytes) << name;
+    ASSERT_GE(bytes->size(), 2u);
+    keel::ByteBuffer input = keel::to_buffer(std::string_view(*bytes).substr(1));
+    if ((*bytes)[0] == 1) {
+      keel::save::FileHeader header;
+      header.compression = keel::save::Compression::kNone;
+      header.version = match_save_system().version();
+      header.client.level_name = "rumble-arena";
+      header.client.level_version = kMatchSaveLevelVersion;
+      auto sealed = keel::save::encode_file(header, input);
+      ASSERT_TRUE(sealed);
+      input = std::move(*sealed);
+    }
+    auto match = Match::create(seeded(7));
+    ASSERT_TRUE(match);
+    const keel::Status st = load_into_bytes(**match, input);
+    EXPECT_TRUE(st) << name << ": " << (st ? "" : st.error().message());
+    EXPECT_EQ((*match)->ticks(), 240u) << name;
+    ++seeds;
+  }
+  EXPECT_EQ(seeds, 2u);
 }
 
 TEST(RumbleSave, TemplatesHaveNoHoles) {
