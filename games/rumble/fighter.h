@@ -28,6 +28,7 @@ class Fighter final : public keel::fsm::AnimationTarget {
   // The tick the current clip started on: it shows its first frame for that whole tick and
   // moves from the next one, whichever task started it.
   u64 clip_started() const { return clip_started_; }
+  void set_clip_started(u64 tick) { clip_started_ = tick; }  // restoring a save
 
   keel::fsm::FsmInstance brain;
   keel::fsm::Animator animation;

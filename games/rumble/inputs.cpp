@@ -13,7 +13,10 @@ namespace text = keel::text;
 
 namespace {
 constexpr std::array<std::string_view, 4> kButtonNames = {"attack", "throw", "forward", "back"};
-}
+// The first word of a saved input state: which kind of source wrote it.
+constexpr u64 kScriptedState = 0x5343524950540001ull;  // "SCRIPT" 1
+constexpr u64 kRandomState = 0x52414e444f4d0001ull;    // "RANDOM" 1
+}  // namespace
 
 std::string_view to_string(Button button) { return kButtonNames[static_cast<usize>(button)]; }
 
@@ -107,6 +110,30 @@ void ScriptedInput::poll(u64 tick, const ArenaView&, std::vector<Press>& out) {
   }
 }
 
+void ScriptedInput::save_state(std::vector<u64>& out) const {
+  u64 h = 0;
+  for (const Entry& e : entries_) {
+    const u64 words[] = {e.first, e.last, e.press.fighter, static_cast<u64>(e.press.button)};
+    h = keel::hash64(words, sizeof words, h);
+  }
+  out.insert(out.end(), {kScriptedState, entries_.size(), h});
+}
+
+keel::Status ScriptedInput::restore_state(std::span<const u64> state) {
+  std::vector<u64> mine;
+  save_state(mine);
+  if (state.size() != mine.size() || state[0] != kScriptedState) {
+    return keel::fail(keel::ErrorCode::kRefused,
+                      "the save was made with another input source than this input script");
+  }
+  if (!std::equal(state.begin(), state.end(), mine.begin())) {
+    return keel::fail(keel::ErrorCode::kRefused,
+                      "the save was made with another input script ({} commands, this one has {})",
+                      state[1], mine[1]);
+  }
+  return keel::ok();
+}
+
 RandomController::RandomController(u64 seed, usize fighters) {
   for (usize i = 0; i < fighters; ++i) {
     random_.emplace_back(keel::hash64(&i, sizeof i, seed));
@@ -138,6 +165,26 @@ void RandomController::poll(u64, const ArenaView& arena, std::vector<Press>& out
       out.push_back({me, Button::kBack});
     }
   }
+}
+
+void RandomController::save_state(std::vector<u64>& out) const {
+  out.push_back(kRandomState);
+  out.push_back(random_.size());
+  for (const keel::fsm::RandomSource& r : random_) out.push_back(r.state());
+}
+
+keel::Status RandomController::restore_state(std::span<const u64> state) {
+  if (state.size() < 2 || state[0] != kRandomState) {
+    return keel::fail(keel::ErrorCode::kRefused,
+                      "the save was made with an input script, this match plays at random");
+  }
+  if (state[1] != random_.size() || state.size() != 2 + random_.size()) {
+    return keel::fail(keel::ErrorCode::kRefused,
+                      "the save's random controller plays {} fighters, this one {}", state[1],
+                      random_.size());
+  }
+  for (usize i = 0; i < random_.size(); ++i) random_[i].seed(state[2 + i]);
+  return keel::ok();
 }
 
 }  // namespace rumble

@@ -46,6 +46,10 @@ class InputSource {
   virtual ~InputSource() = default;
   // Appends the presses of `tick` (in a fixed order) to `out`.
   virtual void poll(u64 tick, const ArenaView& arena, std::vector<Press>& out) = 0;
+  // Save games: where the source is (appended to `out`), and going back there. restore_state()
+  // changes nothing when it refuses a state (another kind of source, another script).
+  virtual void save_state(std::vector<u64>& out) const = 0;
+  virtual keel::Status restore_state(std::span<const u64> state) = 0;
 };
 
 // Presses read from a command file: Press(tick, "fighter", "button") and
@@ -65,6 +69,10 @@ class ScriptedInput final : public InputSource {
                                            std::span<const std::string> fighters);
 
   void poll(u64 tick, const ArenaView& arena, std::vector<Press>& out) override;
+  // A script has no position of its own (poll() looks the tick up): its state identifies the
+  // script (kind, entry count, content hash), so a save of another script is refused.
+  void save_state(std::vector<u64>& out) const override;
+  keel::Status restore_state(std::span<const u64> state) override;
   const std::vector<Entry>& entries() const { return entries_; }
 
  private:
@@ -77,6 +85,9 @@ class RandomController final : public InputSource {
  public:
   RandomController(u64 seed, usize fighters);
   void poll(u64 tick, const ArenaView& arena, std::vector<Press>& out) override;
+  // The kind, the stream count and every stream's RandomSource::state().
+  void save_state(std::vector<u64>& out) const override;
+  keel::Status restore_state(std::span<const u64> state) override;
 
  private:
   std::vector<keel::fsm::RandomSource> random_;

@@ -2,7 +2,7 @@
 // Ready to Rumble!"). Headless: prints the fight as a frame log.
 //
 //   keel-rumble [--seed N] [--frames N] [--inputs FILE] [--data DIR] [--verbose]
-//               [--save FILE --save-at TICK]
+//               [--save FILE --save-at TICK] [--load FILE]
 #include "log_printer.h"
 #include "match.h"
 #include "match_save.h"
@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   bool verbose = false;
   std::string save_path;
   keel::u64 save_at = 0;
+  std::string load_path;
   app.add_option("--seed", seed, "Seed of the random controller and of IfRandom");
   app.add_option("--frames", frames, "Most 60 Hz frames to simulate (time up after)")
       ->check(CLI::Range(keel::u64{1}, keel::u64{10'000'000}));
@@ -35,6 +36,8 @@ int main(int argc, char** argv) {
   app.add_flag("--verbose", verbose, "Also log walking and every handled FSM event");
   app.add_option("--save", save_path, "Save the match (keel/save) at --save-at");
   app.add_option("--save-at", save_at, "Tick to save the match at");
+  app.add_option("--load", load_path,
+                 "Continue a match saved with --save (same data and input source kind)");
   app.set_version_flag("--version", keel::build_stamp().to_string());
   CLI11_PARSE(app, argc, argv);
 
@@ -53,6 +56,15 @@ int main(int argc, char** argv) {
   if (!match) {
     std::fprintf(stderr, "keel-rumble: %s\n", match.error().to_string().c_str());
     return 1;
+  }
+  if (!load_path.empty()) {
+    if (keel::Status loaded = rumble::load_into(**match, load_path); !loaded) {
+      std::fprintf(stderr, "keel-rumble: %s: %s\n", load_path.c_str(),
+                   loaded.error().to_string().c_str());
+      return 1;
+    }
+    std::printf("restored tick %llu from %s\n", static_cast<unsigned long long>((*match)->ticks()),
+                load_path.c_str());
   }
   if (!save_path.empty()) {
     (*match)->advance_to(std::min(save_at, frames));

@@ -5,11 +5,13 @@
 #include "keel/core/assert.h"
 #include "keel/core/file.h"
 #include "keel/fsm/compiler/compiler.h"
+#include "keel/fsm/opcodes.h"
 #include "keel/text/document.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
+#include <unordered_set>
 
 namespace rumble {
 
@@ -282,6 +284,161 @@ void Match::finish(EventKind how, std::optional<u32> winner) {
           .value = winner ? 0 : 1,
           .value2 = winner ? fighters_[*winner]->health : 0});
   kernel_->kill_all();
+}
+
+MatchState Match::capture() const {
+  MatchState s;
+  s.seed = seed_;
+  s.ticks = ticks_;
+  s.tick = tick_;
+  s.fsm_random = env_->random().state();
+  s.over = over_;
+  s.winner = winner_;
+  inputs_->save_state(s.inputs);
+  s.fighters.reserve(fighters_.size());
+  for (const std::unique_ptr<Fighter>& f : fighters_) {
+    FighterState& out = s.fighters.emplace_back();
+    out.health = f->health;
+    out.x = f->x;
+    out.facing = f->facing;
+    out.move = f->move;
+    out.out_of_health = f->out_of_health;
+    out.clip_started = f->clip_started();
+    out.target = f->target != nullptr ? static_cast<s32>(f->target->index()) : -1;
+    out.brain = f->brain.snapshot();
+    out.animation = f->animation.snapshot();
+    for (const fsm::FsmInstance::Link& l : f->brain.links()) {
+      // kLinkAlways only matters while a link forms; a restored link is formed without asking.
+      if (l.creator) {
+        out.links.push_back({l.other->object<Fighter>().index(), l.name,
+                             static_cast<keel::u8>(l.flags & fsm::kLinkOneWay)});
+      }
+    }
+  }
+  s.events = events_;
+  return s;
+}
+
+keel::Status Match::restore(const MatchState& s) {
+  // Everything that can refuse is checked before anything changes.
+  const usize n = fighters_.size();
+  if (s.fighters.size() != n) {
+    return keel::fail(keel::ErrorCode::kRefused, "the save has {} fighters, this match {}",
+                      s.fighters.size(), n);
+  }
+  if (s.tick > s.ticks || (s.winner && *s.winner >= n)) {
+    return keel::fail(keel::ErrorCode::kCorrupt, "the saved match's tick or winner is invalid");
+  }
+  if (over_ && !s.over) {
+    return keel::fail(keel::ErrorCode::kRefused,
+                      "this match is over (its tasks stopped): restore into a new match");
+  }
+  for (usize i = 0; i < n; ++i) {
+    const FighterState& f = s.fighters[i];
+    const Fighter& live = *fighters_[i];
+    const fsm::FsmDef& def = live.brain.fsm();
+    if (f.target < -1 || f.target >= static_cast<s32>(n) || f.target == static_cast<s32>(i) ||
+        (f.facing != 1 && f.facing != -1) || f.move < -1 || f.move > 1) {
+      return keel::fail(keel::ErrorCode::kCorrupt, "saved fighter {} is invalid", i);
+    }
+    if (f.brain.fsm != def.name) {
+      return keel::fail(keel::ErrorCode::kRefused,
+                        "fighter {} ({}) runs the FSM '{}'; the save has another FSM there", i,
+                        live.name(), def.name_string);
+    }
+    const fsm::StateDef* state = def.find_state(f.brain.state);
+    if (state == nullptr || (state->flag_count < 32 && (f.brain.flags >> state->flag_count) != 0)) {
+      return keel::fail(keel::ErrorCode::kRefused,
+                        "fighter {} ({}): the saved FSM state is not in '{}' (FSM changed?)", i,
+                        live.name(), def.name_string);
+    }
+    if (f.animation.clip != 0) {
+      const fsm::AnimationClip* clip = roster_.clips.find(f.animation.clip);
+      if (clip == nullptr || f.animation.frame >= clip->frame_count) {
+        return keel::fail(keel::ErrorCode::kRefused,
+                          "fighter {} ({}): the saved clip or frame is not in the roster", i,
+                          live.name());
+      }
+    } else if (f.animation.frame != 0) {
+      return keel::fail(keel::ErrorCode::kCorrupt, "saved fighter {}: a frame without a clip", i);
+    }
+    for (const FighterState::Link& l : f.links) {
+      if (l.other >= n || l.other == i || def.string(l.name).empty() ||
+          (l.flags & ~(fsm::kLinkOneWay | fsm::kLinkAlways)) != 0) {
+        return keel::fail(keel::ErrorCode::kRefused, "fighter {} ({}): a saved link is invalid", i,
+                          live.name());
+      }
+    }
+  }
+  for (const MatchEvent& e : s.events) {
+    if (e.kind > EventKind::kTimeUp || e.fighter < -1 || e.fighter >= static_cast<s32>(n) ||
+        e.other < -1 || e.other >= static_cast<s32>(n)) {
+      return keel::fail(keel::ErrorCode::kCorrupt, "the saved event log is invalid");
+    }
+  }
+  // The last step that may refuse; nothing else has changed yet.
+  if (keel::Status st = inputs_->restore_state(s.inputs); !st) return st;
+
+  // From here on nothing fails. The FSM runtime's notifications would become log lines: off.
+  env_->set_observer(nullptr);
+  // Links of this match go first (their unlink handlers may run; everything they touch is
+  // overwritten below).
+  for (std::unique_ptr<Fighter>& f : fighters_) {
+    for (usize guard = 0; guard < 64 && !f->brain.links().empty(); ++guard) {
+      f->brain.break_link(f->brain.links().front().name);
+    }
+  }
+  for (usize i = 0; i < n; ++i) {
+    const FighterState& from = s.fighters[i];
+    Fighter& f = *fighters_[i];
+    const keel::Status brain = f.brain.restore(from.brain);
+    const keel::Status animation = f.animation.restore(from.animation);
+    KEEL_ASSERT(brain && animation, "checked above");
+    (void)brain;
+    (void)animation;
+    f.health = from.health;
+    f.x = from.x;
+    f.facing = from.facing;
+    f.move = from.move;
+    f.out_of_health = from.out_of_health;
+    f.set_clip_started(from.clip_started);
+    f.target = from.target >= 0 ? fighters_[static_cast<usize>(from.target)].get() : nullptr;
+  }
+  for (usize i = 0; i < n; ++i) {
+    fsm::FsmInstance& brain = fighters_[i]->brain;
+    for (const FighterState::Link& l : s.fighters[i].links) {
+      const bool formed = brain.create_link(fighters_[l.other]->brain, brain.fsm().string(l.name),
+                                            static_cast<keel::u8>(l.flags | fsm::kLinkAlways));
+      KEEL_ASSERT(formed, "a link without handshake between two initialised instances forms");
+      (void)formed;
+    }
+  }
+  env_->set_observer(observer_.get());
+  env_->random().seed(s.fsm_random);
+
+  // The log: strings are kept once each.
+  events_.clear();
+  events_.reserve(std::max<usize>(s.events.size(), 4096));
+  std::unordered_set<std::string_view> kept;  // views of the copies in strings_
+  auto keep_once = [&](std::string_view text) -> std::string_view {
+    if (text.empty()) return {};
+    if (auto it = kept.find(text); it != kept.end()) return *it;
+    return *kept.insert(keep(std::string(text))).first;
+  };
+  for (MatchEvent e : s.events) {
+    e.a = keep_once(e.a);
+    e.b = keep_once(e.b);
+    events_.push_back(e);
+  }
+  strikes_.clear();
+  seed_ = s.seed;
+  tick_ = s.tick;
+  ticks_ = s.ticks;
+  simulated_ = 0;
+  over_ = s.over;
+  winner_ = s.winner;
+  if (over_) kernel_->kill_all();
+  return keel::ok();
 }
 
 bool Match::step() {

@@ -58,6 +58,40 @@ struct MatchSetup {
   static MatchSetup from_data_dir(const std::filesystem::path& dir);
 };
 
+// Everything a match is made of between two ticks, apart from what its setup gives (FSMs,
+// roster, which fighters): what a save holds and what Match::restore() puts back. Strings of
+// `events` are views; restore() keeps its own copies.
+struct FighterState {
+  struct Link {     // a link this fighter created (each link appears once, at its creator)
+    u32 other = 0;  // fighter index
+    keel::Hash name = 0;
+    keel::u8 flags = 0;  // kLinkOneWay, kLinkAlways
+    friend bool operator==(const Link&, const Link&) = default;
+  };
+  s32 health = 0;
+  s32 x = 0;
+  s32 facing = 1;
+  s32 move = 0;
+  bool out_of_health = false;
+  u64 clip_started = 0;
+  s32 target = -1;  // fighter index, -1: none
+  keel::fsm::FsmInstance::Snapshot brain;
+  keel::fsm::Animator::Snapshot animation;
+  std::vector<Link> links;
+};
+
+struct MatchState {
+  u64 seed = 0;
+  u64 ticks = 0;       // ticks simulated
+  u64 tick = 0;        // the current (last begun) tick
+  u64 fsm_random = 0;  // the FSMs' IfRandom source (keel::fsm::RandomSource::state())
+  bool over = false;
+  std::optional<u32> winner;
+  std::vector<u64> inputs;  // InputSource::save_state()
+  std::vector<FighterState> fighters;
+  std::vector<MatchEvent> events;
+};
+
 // The "Character" FSM type: behaviours animate 0x1, physics 0x2, controls 0x4, dead 0x8.
 keel::fsm::TypeRegistry character_types();
 
@@ -75,6 +109,14 @@ class Match {
   void run(u64 max_ticks);
   // Ticks until `ticks()` reaches `tick` or the fight is over; no time-up at the end.
   void advance_to(u64 tick);
+
+  // Save games: the whole state now, and putting a state back without simulating a frame. A
+  // restore either succeeds or changes nothing; it refuses a state of another setup (fighter
+  // count, FSMs, states, clips, input script) with a message. Call between ticks.
+  MatchState capture() const;
+  keel::Status restore(const MatchState& state);
+  // Ticks this Match object simulated itself (a restored match starts at 0 again).
+  u64 simulated_ticks() const { return simulated_; }
 
   bool over() const { return over_; }
   // The winner's index; nullopt while fighting or on a draw.
@@ -107,7 +149,10 @@ class Match {
   ArenaView arena();
   u64 current_tick() const { return tick_; }
   void begin_tick() { tick_ = ticks_; }
-  void end_tick() { ++ticks_; }
+  void end_tick() {
+    ++ticks_;
+    ++simulated_;
+  }
   // Ends the fight (KO or time up) and stops the kernel's tasks.
   void finish(EventKind how, std::optional<u32> winner);
   u32 behavior_bit(std::string_view name) const;
@@ -135,6 +180,7 @@ class Match {
   std::vector<s32> positions_, reach_;
   u64 tick_ = 0;
   u64 ticks_ = 0;
+  u64 simulated_ = 0;
   bool over_ = false;
   std::optional<u32> winner_;
 };

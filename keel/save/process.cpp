@@ -341,7 +341,7 @@ Status SaveFile::process_objects() {
   s.info.clear();
   s.links.clear();
   s.targets.clear();
-  s.object_index.clear();
+  if (!s.object_index.empty()) s.object_index.clear();  // clear() rewrites the whole table
   s.sorted.clear();
   s.sorted_objects.clear();
   if (result && s.mode == Mode::kLoading) {

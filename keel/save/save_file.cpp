@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace keel::save {
 
@@ -29,7 +30,57 @@ SaveFile::SaveFile(const SaveSystem& system) : impl_(std::make_unique<Impl>()) {
   impl_->active = &system.impl();
 }
 
-SaveFile::~SaveFile() = default;
+SaveFile::~SaveFile() {
+  if (impl_ != nullptr) detail::give_buffers(*impl_);
+}
+
+void detail::delete_buffers(SessionBuffers* buffers) { delete buffers; }
+
+void detail::take_buffers(SaveFile::Impl& s, bool body) {
+  std::unique_ptr<SessionBuffers, void (*)(SessionBuffers*)> spare{nullptr, &delete_buffers};
+  s.buffers_from = s.active;
+  {
+    std::lock_guard lock(s.active->spare_mutex);
+    spare = std::move(s.active->spare);
+  }
+  if (spare == nullptr) return;
+  s.objects = std::move(spare->objects);
+  s.info = std::move(spare->info);
+  s.links = std::move(spare->links);
+  s.blocks = std::move(spare->blocks);
+  s.object_block = std::move(spare->object_block);
+  s.object_index = std::move(spare->object_index);
+  s.targets = std::move(spare->targets);
+  s.created_raw = std::move(spare->created_raw);
+  if (body) s.body = std::move(spare->body);
+}
+
+void detail::give_buffers(SaveFile::Impl& s) {
+  const SaveSystem::Impl* owner = std::exchange(s.buffers_from, nullptr);
+  if (owner == nullptr) return;
+  std::unique_ptr<SessionBuffers, void (*)(SessionBuffers*)> spare{new SessionBuffers,
+                                                                   &delete_buffers};
+  spare->objects = std::move(s.objects);
+  spare->info = std::move(s.info);
+  spare->links = std::move(s.links);
+  spare->blocks = std::move(s.blocks);
+  spare->object_block = std::move(s.object_block);
+  spare->object_index = std::move(s.object_index);
+  spare->targets = std::move(s.targets);
+  spare->created_raw = std::move(s.created_raw);
+  spare->body = std::move(s.body);
+  spare->objects.clear();
+  spare->info.clear();
+  spare->links.clear();
+  spare->blocks.clear();
+  spare->object_block.clear();
+  if (!spare->object_index.empty()) spare->object_index.clear();
+  spare->targets.clear();
+  spare->created_raw.clear();
+  spare->body.clear();
+  std::lock_guard lock(owner->spare_mutex);
+  owner->spare = std::move(spare);  // the last session's: the next one is most like it
+}
 
 Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions options) {
   Impl& s = *impl_;
@@ -37,9 +88,11 @@ Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions optio
     return s.fail(usage("begin_save() while a session is open; call end() first"));
   }
   const SaveSystem* system = s.system;
+  detail::give_buffers(s);
   *impl_ = Impl{};
   s.system = system;
   s.active = &system->impl();
+  detail::take_buffers(s, true);
   s.mode = Mode::kSaving;
   s.path = path;
   s.options = options;
@@ -83,9 +136,11 @@ Status SaveFile::begin_load_bytes(ByteSpan file, LoadLimits limits) {
     return s.fail(usage("begin_load() while a session is open; call end() first"));
   }
   const SaveSystem* system = s.system;
+  detail::give_buffers(s);
   *impl_ = Impl{};
   s.system = system;
   s.active = &system->impl();
+  detail::take_buffers(s, false);
   s.mode = Mode::kLoading;
   auto decoded = decode_file(file, limits);
   if (!decoded) return s.fail(decoded.error());
@@ -132,7 +187,7 @@ Status SaveFile::end(Status result) {
   s.info.clear();
   s.links.clear();
   s.targets.clear();
-  s.object_index.clear();
+  if (!s.object_index.empty()) s.object_index.clear();  // clear() rewrites the whole table
   if (!result) s.error.reset();
   if (!result || s.error) {
     s.created.clear();

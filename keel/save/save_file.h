@@ -11,6 +11,8 @@
 // are created by the session and handed over only when the whole file has been read.
 //
 // Errors are sticky: after the first failure every call returns it and end() reports it.
+// A SaveFile must not outlive its SaveSystem: when it is destroyed (or begins another session)
+// it hands its buffers back to the system for the next session.
 #pragma once
 
 #include "keel/core/bytes.h"

@@ -265,6 +265,40 @@ TEST(SaveSpeed, SecondSaveReservesFromTheLastOne) {
   EXPECT_LT(second * 2, first) << "first save " << first << ", second " << second;
 }
 
+// A save session hands its buffers (object list, index, block list, body...) back to the system
+// when it ends, and the next save takes them: a repeated save of the same world asks for almost
+// no memory, and a smaller save in between or a save through another system is unaffected.
+TEST(SaveSpeed, LaterSavesReuseTheLastSessionsBuffers) {
+  SaveSystem system({type<Mover>(), structure<Vec>()});
+  std::vector<Mover> movers(5000);
+  for (u32 i = 0; i < movers.size(); ++i) {
+    movers[i].id = i;
+    movers[i].pos.x = static_cast<f32>(i);
+  }
+  auto save = [&](const SaveSystem& through, usize count, u64& bytes_asked) {
+    keel::testing::AllocationScope scope;
+    SaveFile out(through);
+    EXPECT_TRUE(out.begin_save({}, {.compression = Compression::kNone}));
+    for (usize i = 0; i < count; ++i) out.declare_object(&movers[i]);
+    EXPECT_TRUE(out.end(out.process_objects()));
+    ByteBuffer bytes = out.bytes();
+    bytes_asked = scope.bytes();
+    return bytes;
+  };
+  u64 first = 0;
+  u64 small = 0;
+  u64 again = 0;
+  u64 unused = 0;
+  const ByteBuffer big = save(system, movers.size(), first);
+  const ByteBuffer few = save(system, 100, small);
+  const ByteBuffer big2 = save(system, movers.size(), again);
+  SaveSystem fresh({type<Mover>(), structure<Vec>()});
+  EXPECT_EQ(few, save(fresh, 100, unused));  // nothing of the big save leaks into a small one
+  EXPECT_EQ(big, big2);
+  // The third save still allocates its encoded file (returned by bytes()) and its copy here.
+  EXPECT_LT(again * 2, first) << "first save asked for " << first << " bytes, the third " << again;
+}
+
 // D1 6 is the compile-fail test SaveD1.Check06_RemovedMemberDoesNotCompile (CMakeLists.txt).
 
 TEST(SaveD2, Check07_PassiveRoundTrip) {

@@ -38,7 +38,9 @@ struct SaveFile::Impl {
   };
 
   const SaveSystem* system;
-  const SaveSystem::Impl* active;  // the system whose plans read this file (migration)
+  const SaveSystem::Impl* active = nullptr;  // the system whose plans read this file (migration)
+  // The system whose spare buffers this session took; they go back to it at the end.
+  const SaveSystem::Impl* buffers_from = nullptr;
   const SaveSystem::Upgrade* upgrade = nullptr;
   Mode mode = Mode::kIdle;
   Phase phase = Phase::kNone;
@@ -122,10 +124,30 @@ struct SaveFile::Impl {
 };
 
 namespace detail {
+
 // Pointers are unique, and multiplying by an odd constant keeps them so: a pre-hashed key.
 inline u64 object_key(const void* p) {
   return static_cast<u64>(reinterpret_cast<uintptr_t>(p)) * 0x9E3779B97F4A7C15ull;
 }
+
+struct SessionBuffers {
+  std::vector<SaveObject*> objects;
+  std::vector<SaveFile::Impl::ObjectInfo> info;
+  std::vector<SaveFile::Impl::Link> links;
+  std::vector<SaveFile::Impl::Block> blocks;
+  std::vector<u8> object_block;
+  PrehashedMap<u64, u32> object_index;
+  std::vector<SaveFile::Impl::Target> targets;
+  std::vector<SaveObject*> created_raw;
+  ByteBuffer body;
+};
+
+// begin_save()/begin_load(): the spare buffers of the session's system (if any) become the
+// session's (a load leaves the body: it gets the decoded file's).
+void take_buffers(SaveFile::Impl& s, bool body);
+// A save session's buffers go back to its system (the session ends or starts another).
+void give_buffers(SaveFile::Impl& s);
+
 const SaveFile::Impl::Sorted* find_block_for(SaveFile::Impl& s, uintptr_t p);
 }  // namespace detail
 
