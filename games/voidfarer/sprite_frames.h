@@ -12,12 +12,18 @@ struct SpriteFrame {
 };
 
 inline constexpr int kSpriteSheetSize = 256;
+// clang-format off
 inline constexpr SpriteFrame kSpriteFrames[] = {
-    {"ships/player", 0, 0, 64, 64},   {"ships/fighter", 64, 0, 64, 64},
-    {"ships/bomber", 128, 0, 64, 64}, {"shots/bomb", 192, 0, 32, 32},
-    {"fallback", 224, 0, 32, 32},     {"shots/bullet", 192, 32, 32, 16},
-    {"star", 224, 32, 16, 16},        {"white", 244, 36, 8, 8},
+    {"ships/player", 0, 0, 64, 64},
+    {"ships/fighter", 64, 0, 64, 64},
+    {"ships/bomber", 128, 0, 64, 64},
+    {"shots/bomb", 192, 0, 32, 32},
+    {"fallback", 224, 0, 32, 32},
+    {"shots/bullet", 192, 32, 32, 16},
+    {"star", 224, 32, 16, 16},
+    {"white", 244, 36, 8, 8},
     {"ships/boss", 0, 64, 128, 128},
 };
+// clang-format on
 
 }  // namespace keel::voidfarer

@@ -7,8 +7,8 @@ Writes, next to this script:
                texture in one batch;
   dot.png      a 32x32 soft white dot for particles and stars (drawn additively);
 and ../../../sprite_frames.h, the table of frame rectangles the view reads (one source of truth:
-this script). Ships face +x. The art is white and gray: the view tints it with each Sprite's
-colour. Run from anywhere: python3 make_art.py
+this script). Ships face +x. The art is white and gray (the view tints it with each Sprite's
+colour) but for the bomb, whose definition has no colour. Run from anywhere: python3 make_art.py
 """
 import math
 import os
@@ -56,21 +56,23 @@ class Cell:
         self.sheet, self.name, self.x, self.y, self.w, self.h = sheet, name, x, y, w, h
 
     def paint(self, shade):
-        """shade(u, v) -> (gray 0..255, alpha 0..1) or None; u, v in -1..1 across the cell."""
+        """shade(u, v) -> (gray or (r, g, b), alpha 0..1) or None; u, v in -1..1 across the cell."""
         for py in range(self.h):
             for px in range(self.w):
-                g_sum, a_sum = 0.0, 0.0
+                c_sum, a_sum = [0.0, 0.0, 0.0], 0.0
                 for sy in range(SAMPLES):
                     for sx in range(SAMPLES):
                         u = ((px + (sx + 0.5) / SAMPLES) / self.w) * 2 - 1
                         v = ((py + (sy + 0.5) / SAMPLES) / self.h) * 2 - 1
                         s = shade(u, v)
                         if s is not None:
-                            g_sum += s[0] * s[1]
+                            rgb = s[0] if isinstance(s[0], tuple) else (s[0],) * 3
+                            for k in range(3):
+                                c_sum[k] += rgb[k] * s[1]
                             a_sum += s[1]
                 a = a_sum / (SAMPLES * SAMPLES)
-                g = g_sum / a_sum if a_sum > 0 else 255
-                self.sheet[(self.y + py) * SHEET + self.x + px] = (g, g, g, 255 * a)
+                rgb = [c / a_sum if a_sum > 0 else 255 for c in c_sum]
+                self.sheet[(self.y + py) * SHEET + self.x + px] = (*rgb, 255 * a)
 
 
 def segment_distance(x, y, a, b):
@@ -120,12 +122,13 @@ def star(u, v):
 
 
 def bomb(u, v):
+    """A glowing mine: the data gives bombs no colour, so this frame carries its own (orange)."""
     d = math.hypot(u, v)
     if d >= 0.95:
         return None
-    if d < 0.55:
-        return (255 - 120 * d, 1.0)
-    return (255, 0.9 if d < 0.7 else (0.95 - d) * 3.6)
+    if d < 0.5:
+        return ((255, 240 - 200 * d, 120 - 200 * d), 1.0)
+    return ((255, 120, 30), 0.95 if d < 0.65 else (0.95 - d) * 3.2)
 
 
 def fallback(u, v):
@@ -202,10 +205,11 @@ def main():
                 "namespace keel::voidfarer {\n\n"
                 "struct SpriteFrame {\n  std::string_view name;\n  int x, y, width, height;\n};\n\n"
                 f"inline constexpr int kSpriteSheetSize = {SHEET};\n"
+                "// clang-format off\n"
                 "inline constexpr SpriteFrame kSpriteFrames[] = {\n")
         for name, x, y, w, h in frames:
             f.write(f'    {{"{name}", {x}, {y}, {w}, {h}}},\n')
-        f.write("};\n\n}  // namespace keel::voidfarer\n")
+        f.write("};\n// clang-format on\n\n}  // namespace keel::voidfarer\n")
 
 
 main()
