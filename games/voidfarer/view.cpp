@@ -26,7 +26,7 @@ constexpr f32 kMinShotPixels = 9;      // shots stay visible when zoomed out
 constexpr f32 kMinParticlePixels = 3;  // so do particles
 // The effects' sizes are small next to the ships (a spark of 0.12 units beside a fighter of 32):
 // the dot is drawn this many times larger, and its soft edge keeps it a glow, not a square.
-constexpr f32 kParticleScale = 16;
+constexpr f32 kParticleScale = 12;
 
 // The star field: three layers scrolled at these fractions of the camera's motion.
 struct StarLayer {
@@ -188,17 +188,32 @@ void View::draw_stars() {
 }
 
 void View::draw_particles(const Sim& sim) {
+  // Only the particles on screen go to the renderer (the software rasteriser pays per triangle
+  // even for clipped ones): copied into scratch spans that keep their capacity frame to frame.
+  const platform::Camera& camera = renderer_.camera();
+  const f32 min_size = kMinParticlePixels / camera.zoom;
+  const Vec2 half = camera.viewport * (0.5f / camera.zoom);
   const world::ParticleSystem& particles = sim.particles();
-  const f32 min_size = kMinParticlePixels / renderer_.camera().zoom;
+  particle_positions_.clear();
+  particle_colours_.clear();
+  particle_sizes_.clear();
   for (usize p = 0; p < particles.pool_count(); ++p) {
     const world::ParticlePool& pool = particles.pool(p);
+    const std::span<const Vec2> positions = pool.positions();
+    const std::span<const Color> colours = pool.colours();
     const std::span<const f32> sizes = pool.sizes();
-    particle_sizes_.resize(sizes.size());
-    for (usize i = 0; i < sizes.size(); ++i) {
-      particle_sizes_[i] = std::max(sizes[i] * kParticleScale, min_size);
+    for (usize i = 0; i < positions.size(); ++i) {
+      const f32 size = std::max(sizes[i] * kParticleScale, min_size);
+      const Vec2 d = positions[i] - camera.position;
+      const f32 r = size * 0.5f;
+      if (std::abs(d.x) > half.x + r || std::abs(d.y) > half.y + r) continue;
+      particle_positions_.push_back(positions[i]);
+      particle_colours_.push_back(colours[i]);
+      particle_sizes_.push_back(size);
     }
-    renderer_.particles(dot_, pool.positions(), pool.colours(), particle_sizes_, BlendMode::kAdd);
   }
+  renderer_.particles(dot_, particle_positions_, particle_colours_, particle_sizes_,
+                      BlendMode::kAdd);
 }
 
 void View::draw_sprites(const Sim& sim) {
@@ -206,16 +221,24 @@ void View::draw_sprites(const Sim& sim) {
   auto& mw = const_cast<world::World&>(w);  // store<C>() makes missing stores
   items_.clear();
   u32 order = 0;
+  const platform::Camera& camera = renderer_.camera();
+  const Vec2 half = camera.viewport * (0.5f / camera.zoom);
+  const f32 margin = kMinShotPixels / camera.zoom;
   for (const world::Entity e : mw.store<world::Sprite>().entities()) {
     const world::Sprite* s = w.get<world::Sprite>(e);
-    if (s == nullptr || w.get<world::Transform>(e) == nullptr) continue;
+    const world::Transform* t = w.get<world::Transform>(e);
+    if (s == nullptr || t == nullptr) continue;
+    // Off screen: not drawn (a rotated sprite stays inside its longest side plus the margin).
+    const Vec2 d = t->position - camera.position;
+    const f32 r = std::max(s->size.x, s->size.y) * 2 + margin;
+    if (std::abs(d.x) > half.x + r || std::abs(d.y) > half.y + r) continue;
     items_.push_back({s->layer, order++, e});
   }
   std::sort(items_.begin(), items_.end(), [](const Item& a, const Item& b) {
     return a.layer != b.layer ? a.layer < b.layer : a.order < b.order;
   });
   fallback_sprites_ = 0;
-  const f32 zoom = renderer_.camera().zoom;
+  const f32 zoom = camera.zoom;
   for (const Item& item : items_) {
     const world::Sprite& s = *w.get<world::Sprite>(item.entity);
     const world::Transform& t = *w.get<world::Transform>(item.entity);

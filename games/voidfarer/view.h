@@ -98,6 +98,8 @@ class View {
   platform::UvRect white_uv_;
   std::vector<Star> stars_[3];
   std::vector<Item> items_;
+  std::vector<spatial::Vec2> particle_positions_;
+  std::vector<platform::Color> particle_colours_;
   std::vector<f32> particle_sizes_;
   std::vector<std::pair<world::Entity, f32>> hud_max_;  // HudElement bars: the hp first seen
   std::vector<std::string> hud_lines_;
