@@ -340,7 +340,7 @@ void View::draw_hud(const Sim& sim) {
   std::erase_if(hud_max_, [&](const auto& m) { return !w.alive(m.first); });
 
   hud_text(hull_at + Vec2{0, 13}, label, false, "HULL");
-  hud_text(hull_at + Vec2{282, 13}, text, false, "{:.0f}", std::max(s.hull, 0.0f));
+  hud_text(hull_at + Vec2{282, 13}, text, false, "{:.0f}%", std::max(hull, 0.0f) * 100);
   const f32 right = static_cast<f32>(kWidth) - 24;
   hud_text({right, 32}, text, true, "SCORE {}", s.score);
   hud_text({right, 52}, label, true, "WAVE {}{}", s.wave_step + 1,

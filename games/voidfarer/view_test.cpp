@@ -3,12 +3,14 @@
 #include "view.h"
 
 #include "keel/core/hash.h"
+#include "keel/platform/image.h"
 #include "keel/platform/window.h"
 #include "keel/world/components.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 
 namespace keel::voidfarer {
@@ -123,7 +125,15 @@ TEST_F(ViewTest, MessageIsDrawnUntilCleared) {
   draw_frame();
   const u32 strings = renderer_->stats().strings;
   view_->set_message("GAME OVER", "press R to restart");
-  draw_frame();
+  ASSERT_TRUE(renderer_->begin_frame({8, 8, 16, 255}));
+  view_->draw(*sim_);
+  ASSERT_TRUE(renderer_->end_frame());
+  // Kept for a look: build/debug/games/voidfarer/test_tmp/view_message.png.
+  auto shot = window_->screenshot();
+  ASSERT_TRUE(shot) << shot.error().to_string();
+  std::filesystem::create_directories(KEEL_TEST_TMPDIR);
+  EXPECT_TRUE(
+      platform::write_png(std::filesystem::path(KEEL_TEST_TMPDIR) / "view_message.png", *shot));
   EXPECT_EQ(view_->message(), "GAME OVER");
   EXPECT_EQ(renderer_->stats().strings, strings + 2);
   EXPECT_LE(renderer_->stats().draw_calls, 16u);
