@@ -20,9 +20,19 @@ SoundPlayer::SoundPlayer(platform::Mixer& mixer, const pack::LoadedPack& pack) :
     if (!id) continue;  // the mixer is full: the sound stays silent
     sounds_.push_back({.id = runtime_id(names[i]).value, .sound = *id});
   }
+  thrust_sound_ = mixer_.find_sound("thrust");
   if (const platform::SoundId music = mixer_.find_sound("music")) {
     music_ =
         mixer_.play(music, {.loop = platform::LoopMode::kLoop, .bus = platform::AudioBus::kMusic});
+  }
+}
+
+void SoundPlayer::set_thrust(bool on) {
+  if (on && !thrust_ && thrust_sound_) {
+    thrust_ = mixer_.play(thrust_sound_, {.loop = platform::LoopMode::kLoop});
+  } else if (!on && thrust_) {
+    mixer_.stop(thrust_);
+    thrust_ = {};
   }
 }
 

@@ -45,10 +45,11 @@ class SoundTest : public ::testing::Test {
 
 TEST_F(SoundTest, AddsThePacksSounds) {
   SoundPlayer player(mixer_, sim_->pack());
-  EXPECT_EQ(player.sound_count(), 3u);  // laser, explosion, hit
+  EXPECT_EQ(player.sound_count(), 4u);  // laser, explosion, hit, thrust
   EXPECT_TRUE(mixer_.find_sound("laser"));
   EXPECT_TRUE(mixer_.find_sound("explosion"));
   EXPECT_TRUE(mixer_.find_sound("hit"));
+  EXPECT_TRUE(mixer_.find_sound("thrust"));
   EXPECT_FALSE(player.music_playing());  // the pack has no "music"
 }
 
@@ -112,6 +113,26 @@ TEST_F(SoundTest, AVolleyStartsAFewVoices) {
   EXPECT_EQ(player.skipped(), 50u - SoundPlayer::kMaxStartsPerSound);
   player.play(volley, {0, 0});  // the count is per frame
   EXPECT_EQ(player.played(), 2 * SoundPlayer::kMaxStartsPerSound);
+}
+
+TEST_F(SoundTest, ThrustLoopsUntilReleased) {
+  SoundPlayer player(mixer_, sim_->pack());
+  player.set_thrust(true);
+  player.set_thrust(true);  // held: still one voice
+  EXPECT_TRUE(player.thrust_playing());
+  device_->advance(1.5);  // three times the sound's length: it loops
+  const std::span<const s16> all = capture_.samples();
+  ASSERT_GT(all.size(), 2u * 60000u);
+  const Energy late = energy(all.subspan(2 * 60000));  // after 1.25 s
+  EXPECT_GT(late.left + late.right, 0.0);
+  EXPECT_EQ(mixer_.active_voices(), 1u);
+  player.set_thrust(false);
+  EXPECT_FALSE(player.thrust_playing());
+  device_->advance(0.1);  // the stop takes effect at the next block
+  capture_.clear();
+  device_->advance(0.2);
+  const Energy after = energy(capture_.samples());
+  EXPECT_EQ(after.left + after.right, 0.0);
 }
 
 }  // namespace
