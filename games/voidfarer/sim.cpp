@@ -1,6 +1,7 @@
 #include "sim.h"
 
 #include "keel/assets/font.h"
+#include "keel/assets/sound.h"
 #include "keel/assets/texture.h"
 #include "keel/core/hash.h"
 #include "keel/spatial/group_culling.h"
@@ -76,9 +77,18 @@ Status Sim::load(const std::filesystem::path& pack_path) {
         return static_cast<void*>(new assets::FontView(*view));
       },
       [](void* asset) { delete static_cast<assets::FontView*>(asset); });
+  // Sounds as checked views of their chunks (the view's SoundPlayer hands them to the mixer).
+  loader_.register_type(
+      pack::type_hash("Sound"),
+      [](pack::SetupContext& ctx) -> Result<void*> {
+        Result<assets::SoundView> view = assets::SoundView::parse(ctx.primary());
+        if (!view) return Unexpected(view.error());
+        return static_cast<void*>(new assets::SoundView(*view));
+      },
+      [](void* asset) { delete static_cast<assets::SoundView*>(asset); });
   // The sample pack holds other asset types too: this program leaves them as raw chunks.
   for (const std::string_view other :
-       {"Blob", "Script", "FSM", "StringTable", "TileMap", "Mesh", "BSP", "Sound"}) {
+       {"Blob", "Script", "FSM", "StringTable", "TileMap", "Mesh", "BSP"}) {
     loader_.register_type(pack::type_hash(other), [](pack::SetupContext& ctx) -> Result<void*> {
       return static_cast<void*>(const_cast<std::byte*>(ctx.primary().data()));
     });
