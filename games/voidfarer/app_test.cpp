@@ -1,0 +1,90 @@
+// The program's settings, bindings and options (app.h).
+#include "app.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace keel::voidfarer {
+namespace {
+
+TEST(AppSettings, DifficultyAutopilotAndBindingsComeFromFilesAndTheCommandLine) {
+  GameSettings game;
+  settings::Settings registry;
+  ASSERT_TRUE(add_game_settings(registry, game));
+  platform::Input input;
+  add_game_actions(input);
+  ASSERT_TRUE(input.add_settings(registry));
+  const std::filesystem::path cfg = std::filesystem::path(VOIDFARER_CFG);
+  const std::array<std::string_view, 3> args{"difficulty=hard", "bind_fire=key:Return", "--frames"};
+  const settings::ArgsResult loaded = registry.load(std::array{cfg}, args);
+  ASSERT_TRUE(loaded.errors.empty()) << loaded.errors.front().to_string();
+  ASSERT_TRUE(input.apply_bindings());
+  EXPECT_EQ(game.difficulty, Difficulty::kHard);  // the command line wins over the file
+  EXPECT_EQ(loaded.rest.size(), 1u);
+  EXPECT_EQ(input.bindings("fire"), std::vector<std::string>{"key:Return"});
+  EXPECT_EQ(input.bindings("quicksave"), std::vector<std::string>{"key:F5"});
+  EXPECT_EQ(input.bindings("quickload"), std::vector<std::string>{"key:F9"});
+  EXPECT_EQ(input.bindings("overlay"), std::vector<std::string>{"key:F1"});
+  EXPECT_EQ(*registry.get("difficulty"), "hard");
+}
+
+TEST(AppSettings, ABadDifficultyIsALocatedError) {
+  GameSettings game;
+  settings::Settings registry;
+  ASSERT_TRUE(add_game_settings(registry, game));
+  const std::vector<Error> errors = registry.apply_text("difficulty=nightmare\n", "v.cfg");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].to_string().find("v.cfg:1:"), std::string::npos);
+  EXPECT_EQ(game.difficulty, Difficulty::kNormal);
+}
+
+TEST(AppSettings, ControlsFollowTheActions) {
+  platform::Input input;
+  add_game_actions(input);
+  ASSERT_TRUE(input.apply_bindings());
+  const std::array events{platform::InputEvent{.device = platform::Device::kKey,
+                                               .code = platform::parse_binding("key:W")->code,
+                                               .down = true},
+                          platform::InputEvent{.device = platform::Device::kKey,
+                                               .code = platform::parse_binding("key:Space")->code,
+                                               .down = true}};
+  input.update(events);
+  EXPECT_EQ(controls_from(input), (Controls{.thrust = true, .fire = true}));
+}
+
+std::vector<std::string> words(std::initializer_list<const char*> list) {
+  return {list.begin(), list.end()};
+}
+
+TEST(AppOptions, ParsesTheGameOptionsAfterTheRunOptions) {
+  Result<AppOptions> o = parse_app_options(
+      words({"--data", "v.kpk", "--headless", "--frames", "600", "--save-at", "300", "--save",
+             "q.sav", "--record", "r.vfr", "--user-dir", "u", "--seed", "9"}));
+  ASSERT_TRUE(o) << o.error().to_string();
+  EXPECT_EQ(o->data, "v.kpk");
+  EXPECT_TRUE(o->run.headless);
+  EXPECT_EQ(o->run.frames, 600u);
+  EXPECT_EQ(o->save_at, 300u);
+  EXPECT_EQ(o->quick_save(), "q.sav");
+  EXPECT_EQ(o->high_scores(), std::filesystem::path("u") / "highscores.dat");
+  EXPECT_EQ(o->record, "r.vfr");
+  EXPECT_EQ(o->seed, 9u);
+}
+
+TEST(AppOptions, RejectsMeaninglessCombinations) {
+  EXPECT_FALSE(parse_app_options(words({"--frames", "10"})));  // no pack
+  EXPECT_FALSE(parse_app_options(words({"--data", "v", "--replay", "a", "--record", "b"})));
+  EXPECT_FALSE(parse_app_options(words({"--data", "v", "--record", "a", "--load", "b"})));
+  EXPECT_FALSE(parse_app_options(words({"--data", "v", "--save-at", "x"})));
+  EXPECT_FALSE(parse_app_options(words({"--data", "v", "--save-at", "0"})));
+  EXPECT_FALSE(parse_app_options(words({"--data", "v", "--bogus", "1"})));
+  EXPECT_FALSE(parse_app_options(
+      words({"--data", "v", "--no-view", "--screenshot-every", "5", "--out", "d"})));
+}
+
+}  // namespace
+}  // namespace keel::voidfarer
