@@ -74,7 +74,7 @@ void add_game_actions(platform::Input& input) {
   input.add_action("reverse", {"key:Down", "key:S", "pad:dpdown"});
   input.add_action("left", {"key:Left", "key:A", "pad:dpleft"});
   input.add_action("right", {"key:Right", "key:D", "pad:dpright"});
-  input.add_action("fire", {"key:Space", "key:LCtrl", "pad:a"});
+  input.add_action("fire", {"key:Space", "mouse:left", "pad:a"});
   input.add_action("pause", {"key:P", "key:Escape", "pad:start"});
   input.add_action("quicksave", {"key:F5"});
   input.add_action("quickload", {"key:F9"});

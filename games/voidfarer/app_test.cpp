@@ -19,13 +19,16 @@ TEST(AppSettings, DifficultyAutopilotAndBindingsComeFromFilesAndTheCommandLine) 
   add_game_actions(input);
   ASSERT_TRUE(input.add_settings(registry));
   const std::filesystem::path cfg = std::filesystem::path(VOIDFARER_CFG);
-  const std::array<std::string_view, 3> args{"difficulty=hard", "bind_fire=key:Return", "--frames"};
+  const std::array<std::string_view, 3> args{"difficulty=hard", "bind_thrust=key:Return",
+                                             "--frames"};
   const settings::ArgsResult loaded = registry.load(std::array{cfg}, args);
   ASSERT_TRUE(loaded.errors.empty()) << loaded.errors.front().to_string();
-  ASSERT_TRUE(input.apply_bindings());
+  Status bound = input.apply_bindings();
+  ASSERT_TRUE(bound) << bound.error().to_string();
   EXPECT_EQ(game.difficulty, Difficulty::kHard);  // the command line wins over the file
   EXPECT_EQ(loaded.rest.size(), 1u);
-  EXPECT_EQ(input.bindings("fire"), std::vector<std::string>{"key:Return"});
+  EXPECT_EQ(input.bindings("thrust"), std::vector<std::string>{"key:Return"});
+  EXPECT_EQ(input.bindings("fire"), (std::vector<std::string>{"key:Space", "mouse:left", "pad:a"}));
   EXPECT_EQ(input.bindings("quicksave"), std::vector<std::string>{"key:F5"});
   EXPECT_EQ(input.bindings("quickload"), std::vector<std::string>{"key:F9"});
   EXPECT_EQ(input.bindings("overlay"), std::vector<std::string>{"key:F1"});
@@ -45,7 +48,8 @@ TEST(AppSettings, ABadDifficultyIsALocatedError) {
 TEST(AppSettings, ControlsFollowTheActions) {
   platform::Input input;
   add_game_actions(input);
-  ASSERT_TRUE(input.apply_bindings());
+  Status bound = input.apply_bindings();
+  ASSERT_TRUE(bound) << bound.error().to_string();
   const std::array events{platform::InputEvent{.device = platform::Device::kKey,
                                                .code = platform::parse_binding("key:W")->code,
                                                .down = true},
