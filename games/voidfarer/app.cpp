@@ -99,6 +99,22 @@ bool parse_u64(std::string_view v, u64& out) {
 
 }  // namespace
 
+Result<HighScoreEntry> enter_high_score(const fs::path& path, std::string name, u64 score) {
+  HighScoreEntry entry;
+  if (Status loaded = entry.table.load(path);
+      !loaded && loaded.error().code() != ErrorCode::kNotFound) {
+    return Unexpected(loaded.error());  // never overwrite a table we could not read
+  }
+  entry.rank =
+      entry.table.add(std::move(name), static_cast<u32>(std::min<u64>(score, 0xFFFF'FFFFu)));
+  if (entry.rank) {
+    std::error_code ec;
+    if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+    if (Status saved = entry.table.save(path); !saved) return Unexpected(saved.error());
+  }
+  return entry;
+}
+
 Result<AppOptions> parse_app_options(std::span<const std::string> args) {
   Result<platform::RunOptions> run = platform::parse_run_options(args);
   if (!run) return Unexpected(run.error());
@@ -168,6 +184,12 @@ Result<AppOptions> parse_app_options(std::span<const std::string> args) {
 namespace {
 
 using platform::InputEvent;
+
+// Waves reached, counting from 1: the chain's current step, or all of them once it finished
+// (step() is then the number of steps).
+usize waves_reached(const FrameSummary& s) {
+  return s.chain_finished ? s.wave_step : s.wave_step + 1;
+}
 
 constexpr f64 kFrameBudgetMs = 1000.0 / 60.0;
 constexpr u64 kDefaultHeadlessFrames = 1800;
@@ -306,7 +328,7 @@ class GameTask final : public kernel::Task {
     if (p_.options->progress_every != 0 && totals_.steps % p_.options->progress_every == 0) {
       fmt::print(
           "frame {} wave {}{} entities {} enemies {} killed {} particles {} score {} hull {:.0f}\n",
-          totals_.steps, s.wave_step + 1, s.chain_finished ? " (done)" : "", s.live_entities,
+          totals_.steps, waves_reached(s), s.chain_finished ? " (all done)" : "", s.live_entities,
           s.enemies, s.killed, s.particles, s.score, s.hull);
     }
     if (p_.options->save_at && *p_.options->save_at == totals_.steps) {
@@ -327,28 +349,19 @@ class GameTask final : public kernel::Task {
   void game_over(const FrameSummary& s, bool autopilot) {
     totals_.game_over = true;
     fmt::print("game over at frame {}: score {}, wave {}, {} enemies destroyed\n", s.frame, s.score,
-               s.wave_step + 1, s.killed);
-    const fs::path path = p_.options->high_scores();
-    serial::HighScoreTable table;
-    if (Status loaded = table.load(path);
-        !loaded && loaded.error().code() != ErrorCode::kNotFound) {
-      // Never overwrite a table we could not read.
-      message(fmt::format("high scores not saved: {}", loaded.error().to_string()), true);
-      return;
-    }
+               waves_reached(s), s.killed);
     const std::string name = p_.replay != nullptr ? "REPLAY"
                              : autopilot          ? "AUTOPILOT"
                                                   : p_.game->pilot;
-    const u32 score = static_cast<u32>(std::min<u64>(s.score, 0xFFFF'FFFFu));
-    totals_.rank = table.add(name, score);
-    if (totals_.rank) {
-      std::error_code ec;
-      fs::create_directories(path.parent_path(), ec);
-      if (Status saved = table.save(path); !saved) {
-        message(fmt::format("high scores not saved: {}", saved.error().to_string()), true);
-      }
-    }
+    Result<HighScoreEntry> entered = enter_high_score(p_.options->high_scores(), name, s.score);
     table_lines_.clear();
+    if (!entered) {
+      table_lines_.push_back(fmt::format("GAME OVER  score {}", s.score));
+      message(fmt::format("high scores not saved: {}", entered.error().to_string()), true);
+      return;
+    }
+    totals_.rank = entered->rank;
+    const serial::HighScoreTable& table = entered->table;
     table_lines_.push_back(
         fmt::format("GAME OVER  score {}{}", s.score,
                     totals_.rank ? fmt::format("  rank {}", *totals_.rank + 1) : ""));
@@ -435,7 +448,7 @@ void print_summary(const Sim& sim, const RunTotals& t, const FrameTimes& times,
              t.frames, t.steps, static_cast<f64>(t.steps) * Sim::kDt,
              difficulty_name(sim_options.difficulty), sim_options.seed);
   fmt::print("  waves reached {}{}, enemies destroyed {}, score {}, hull {:.0f}/{:.0f} ({})\n",
-             s.wave_step + 1, s.chain_finished ? " (all waves done)" : "", s.killed, s.score,
+             waves_reached(s), s.chain_finished ? " (all waves done)" : "", s.killed, s.score,
              s.hull, s.hull_max, s.player_alive ? "alive" : "destroyed");
   if (t.game_over) {
     fmt::print("  high-score table: {}\n", t.rank ? fmt::format("entered at #{}", *t.rank + 1)

@@ -10,6 +10,7 @@
 #include "keel/platform/audio.h"
 #include "keel/platform/input.h"
 #include "keel/platform/run_options.h"
+#include "keel/serial/high_score_table.h"
 #include "keel/settings/settings.h"
 #include "keel/settings/standard.h"
 
@@ -75,6 +76,16 @@ Controls controls_from(const platform::Input& input);
 // Parses the arguments settings left over (run options first, then the game's); errors name the
 // argument. Validates combinations (--replay with --record or --load, --save-at without a run).
 Result<AppOptions> parse_app_options(std::span<const std::string> args);
+
+// Game over: enters `score` (clamped to u32) under `name` into the table at `path` (created with
+// the defaults when missing) and saves it atomically if it made the table. A table that cannot be
+// read is an error and is never overwritten.
+struct HighScoreEntry {
+  serial::HighScoreTable table;
+  std::optional<usize> rank;  // 0 = best; nullopt: not good enough
+};
+Result<HighScoreEntry> enter_high_score(const std::filesystem::path& path, std::string name,
+                                        u64 score);
 
 // The whole program. Exit status: 0 fine, 1 a run-time failure (the pack, a save, a replay), 2
 // usage errors.

@@ -1,6 +1,8 @@
 // The program's settings, bindings and options (app.h).
 #include "app.h"
 
+#include "keel/core/file.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -88,6 +90,48 @@ TEST(AppOptions, RejectsMeaninglessCombinations) {
   EXPECT_FALSE(parse_app_options(words({"--data", "v", "--bogus", "1"})));
   EXPECT_FALSE(parse_app_options(
       words({"--data", "v", "--no-view", "--screenshot-every", "5", "--out", "d"})));
+}
+
+}  // namespace
+}  // namespace keel::voidfarer
+
+namespace keel::voidfarer {
+namespace {
+
+std::filesystem::path high_score_file(const char* name) {
+  const std::filesystem::path dir = std::filesystem::path(KEEL_TEST_TMPDIR) / "high_scores";
+  std::filesystem::create_directories(dir);
+  std::filesystem::remove(dir / name);
+  return dir / name;
+}
+
+TEST(HighScores, AGoodScoreEntersTheTableAndIsSaved) {
+  const std::filesystem::path path = high_score_file("good.dat");
+  Result<HighScoreEntry> first = enter_high_score(path, "Ada", 95);
+  ASSERT_TRUE(first) << first.error().to_string();
+  EXPECT_EQ(first->rank, 1u);  // behind the default 100
+  Result<HighScoreEntry> second = enter_high_score(path, "Bob", 5'000'000'000ULL);  // clamped
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->rank, 0u);
+  serial::HighScoreTable read;
+  ASSERT_TRUE(read.load(path));
+  EXPECT_EQ(read.entries()[0], (serial::HighScoreTable::Entry{"Bob", 0xFFFF'FFFFu}));
+  EXPECT_EQ(read.entries()[2], (serial::HighScoreTable::Entry{"Ada", 95}));
+}
+
+TEST(HighScores, APoorScoreLeavesNoFileAndADamagedTableIsKept) {
+  const std::filesystem::path path = high_score_file("poor.dat");
+  Result<HighScoreEntry> poor = enter_high_score(path, "Ada", 3);
+  ASSERT_TRUE(poor);
+  EXPECT_FALSE(poor->rank);
+  EXPECT_FALSE(std::filesystem::exists(path));
+
+  const std::filesystem::path damaged = high_score_file("damaged.dat");
+  ASSERT_TRUE(write_file_atomic(damaged, std::string_view("not a table")));
+  EXPECT_FALSE(enter_high_score(damaged, "Ada", 1000));
+  Result<std::string> kept = read_file(damaged);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(*kept, "not a table");
 }
 
 }  // namespace
