@@ -239,7 +239,10 @@ class GameTask final : public kernel::Task {
     u32 steps = 0;
     if (!paused_ && !totals_.game_over) steps = p_.headless ? 1 : frame.fixed_steps;
     for (u32 s = 0; s < steps && !stop_ && !totals_.game_over; ++s) step(autopilot);
-    if (p_.audio != nullptr) p_.audio->advance(p_.headless ? Sim::kDt : frame.dt);
+    if (p_.audio != nullptr) {
+      KEEL_PROFILE("app.audio");  // the null device mixes here (SDL's mixes on its own thread)
+      p_.audio->advance(p_.headless ? Sim::kDt : frame.dt);
+    }
     if (p_.renderer != nullptr) draw(frame.number);
     const u64 limit = p_.options->run.frames;
     if (stop_ || (limit != 0 && totals_.frames >= limit) || (p_.headless && totals_.game_over) ||
@@ -408,6 +411,7 @@ class GameTask final : public kernel::Task {
     totals_.requested += stats.states.requested;
     totals_.applied += stats.states.applied;
     if (p_.options->run.screenshot_due(frame_number)) {
+      KEEL_PROFILE("app.screenshot");
       const fs::path path = p_.options->run.screenshot_path(frame_number);
       Result<platform::Image> shot = p_.window->screenshot();
       Status written = shot ? platform::write_png(path, *shot) : Status(Unexpected(shot.error()));
@@ -418,6 +422,7 @@ class GameTask final : public kernel::Task {
         fmt::print("wrote {}\n", path.string());
       }
     }
+    KEEL_PROFILE("app.present");  // SDL executes its batched commands here
     p_.window->present();
   }
 
