@@ -99,6 +99,26 @@ bool parse_u64(std::string_view v, u64& out) {
 
 }  // namespace
 
+Status script_keys(std::string_view spec, platform::ScriptedInput& input) {
+  while (!spec.empty()) {
+    const usize comma = spec.find(',');
+    const std::string_view entry = spec.substr(0, comma);
+    spec = comma == std::string_view::npos ? std::string_view{} : spec.substr(comma + 1);
+    const usize colon = entry.find(':');
+    u64 frame = 0;
+    if (colon == std::string_view::npos || !parse_u64(entry.substr(0, colon), frame)) {
+      return fail(ErrorCode::kParse, "--keys: '{}' is not FRAME:BINDING (e.g. 100:key:P)", entry);
+    }
+    Result<platform::InputEvent> press = platform::parse_binding(entry.substr(colon + 1));
+    if (!press) return fail(ErrorCode::kParse, "--keys: '{}': {}", entry, press.error().message());
+    input.at(frame, *press);
+    platform::InputEvent release = *press;
+    release.down = false;
+    input.at(frame + 1, release);
+  }
+  return {};
+}
+
 Result<HighScoreEntry> enter_high_score(const fs::path& path, std::string name, u64 score) {
   HighScoreEntry entry;
   if (Status loaded = entry.table.load(path);
@@ -147,6 +167,10 @@ Result<AppOptions> parse_app_options(std::span<const std::string> args) {
         path_option("--settings-out", o.settings_out) || path_option("--record", o.record) ||
         path_option("--replay", o.replay) || path_option("--save", o.save) ||
         path_option("--load", o.load) || path_option("--audio-out", o.audio_out)) {
+      continue;
+    }
+    if (arg == "--keys") {
+      o.keys = rest[++i];
       continue;
     }
     u64 value = 0;
@@ -490,7 +514,8 @@ void print_usage() {
       "  --headless --software --frames N --screenshot-every K --out DIR --trace FILE\n"
       "  --record FILE | --replay FILE    replays (one byte of controls per frame)\n"
       "  --save FILE --save-at K | --load FILE    quick-save after step K, load before step 1\n"
-      "  --seed S --audio-out FILE.wav --no-view --progress N --check --trace-hash\n",
+      "  --seed S --audio-out FILE.wav --no-view --progress N --check --trace-hash\n"
+      "  --keys F:KEY,...     headless key presses at loop frames (100:key:P,160:key:P)\n",
       default_user_dir().string());
 }
 
@@ -635,9 +660,18 @@ int run_app(int argc, char** argv) {
 
   std::unique_ptr<platform::InputSource> source;
   if (window != nullptr && !window->headless()) {
+    if (!o.keys.empty()) {
+      fmt::print(stderr, "voidfarer: --keys scripts headless runs only (add --headless)\n");
+      return 2;
+    }
     source = std::make_unique<platform::SdlInputSource>();
   } else {
-    source = std::make_unique<platform::ScriptedInput>();
+    auto scripted = std::make_unique<platform::ScriptedInput>();
+    if (Status st = script_keys(o.keys, *scripted); !st) {
+      fmt::print(stderr, "voidfarer: {}\n", st.error().to_string());
+      return 2;
+    }
+    source = std::move(scripted);
   }
   platform::ProfilerOverlay overlay(profile::this_thread());
   overlay.set_visible(false);  // F1 shows it

@@ -44,6 +44,7 @@ struct AppOptions {
   std::optional<u64> save_at;                         // --save-at K (after the K-th step)
   std::filesystem::path load;                         // --load FILE (before the first step)
   std::filesystem::path audio_out;                    // --audio-out FILE.wav
+  std::string keys;                                   // --keys F:KEY,... (headless)
   u64 seed = 1;                                       // --seed S
   u64 progress_every = 300;                           // --progress N (0: none)
   bool check = false;       // --check: exit 1 unless the waves reached the third step
@@ -86,6 +87,10 @@ struct HighScoreEntry {
 };
 Result<HighScoreEntry> enter_high_score(const std::filesystem::path& path, std::string name,
                                         u64 score);
+
+// Scripted key presses for headless runs: "100:key:P,160:key:P" presses each binding at frame F
+// (0-based loop frame) and releases it one frame later. Errors name the bad entry.
+Status script_keys(std::string_view spec, platform::ScriptedInput& input);
 
 // The whole program. Exit status: 0 fine, 1 a run-time failure (the pack, a save, a replay), 2
 // usage errors.

@@ -136,3 +136,38 @@ TEST(HighScores, APoorScoreLeavesNoFileAndADamagedTableIsKept) {
 
 }  // namespace
 }  // namespace keel::voidfarer
+
+namespace keel::voidfarer {
+namespace {
+
+TEST(ScriptKeys, PressesAtTheFrameAndReleasesOneLater) {
+  platform::ScriptedInput scripted;
+  ASSERT_TRUE(script_keys("2:key:P,3:key:F5", scripted));
+  std::vector<std::vector<platform::InputEvent>> frames(5);
+  for (auto& f : frames) scripted.poll(f);
+  const u32 p = platform::parse_binding("key:P")->code;
+  const u32 f5 = platform::parse_binding("key:F5")->code;
+  EXPECT_TRUE(frames[0].empty());
+  EXPECT_TRUE(frames[1].empty());
+  ASSERT_EQ(frames[2].size(), 1u);
+  EXPECT_EQ(frames[2][0],
+            (platform::InputEvent{.device = platform::Device::kKey, .code = p, .down = true}));
+  ASSERT_EQ(frames[3].size(), 2u);  // P up, F5 down
+  EXPECT_FALSE(frames[3][0].down);
+  EXPECT_EQ(frames[3][1].code, f5);
+  ASSERT_EQ(frames[4].size(), 1u);
+  EXPECT_FALSE(frames[4][0].down);
+}
+
+TEST(ScriptKeys, BadEntriesAreErrors) {
+  platform::ScriptedInput scripted;
+  EXPECT_FALSE(script_keys("key:P", scripted));
+  EXPECT_FALSE(script_keys("x:key:P", scripted));
+  Status unknown = script_keys("5:key:NoSuchKey", scripted);
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message().find("5:key:NoSuchKey"), std::string::npos);
+  EXPECT_TRUE(script_keys("", scripted));
+}
+
+}  // namespace
+}  // namespace keel::voidfarer
