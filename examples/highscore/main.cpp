@@ -7,8 +7,8 @@
 // Exit status: 0 fine, 1 a damaged table (the file is kept), 2 usage or I/O errors. --reset
 // deletes only a regular file (never a directory, device or link) of at most a table's size.
 // Temporaries of a save that was killed (`<file>.tmp.<dead pid>.*`) are deleted on every run.
-#include "examples/highscore/high_score_table.h"
 #include "keel/core/file.h"
+#include "keel/serial/high_score_table.h"
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -23,7 +23,7 @@
 namespace {
 
 using keel::ErrorCode;
-using keel::examples::HighScoreTable;
+using keel::serial::HighScoreTable;
 
 // Ten names of at most kMaxNameLength bytes with their lengths and scores.
 constexpr std::uintmax_t kMaxTableBytes =

@@ -1,6 +1,6 @@
-// The seed's high-score table (examples/highscore): acceptance check 21 and the program's
-// behaviour around its file.
-#include "examples/highscore/high_score_table.h"
+// The seed's high-score table (keel/serial/high_score_table.h, used by examples/highscore):
+// acceptance check 21 and the program's behaviour around its file.
+#include "keel/serial/high_score_table.h"
 
 #include "keel/core/file.h"
 #include "keel/serial/testing/wire.h"
@@ -12,6 +12,7 @@
 namespace keel::examples {
 namespace {
 
+using serial::HighScoreTable;
 using serial::testing::wire;
 
 namespace fs = std::filesystem;

@@ -5,7 +5,8 @@
 // u32 score — 140 bytes with the defaults. It is written atomically (temporary file + rename),
 // so a crash while saving keeps the previous table; deleting the file resets the table.
 //
-// Header-only so that keel/serial's tests can check it (acceptance check 21).
+// Header-only, in keel/serial so that its tests check it (acceptance check 21) and both the
+// keel-highscore example and the Voidfarer game use the one table.
 #pragma once
 
 #include "keel/serial/serial.h"
@@ -15,7 +16,7 @@
 #include <optional>
 #include <string>
 
-namespace keel::examples {
+namespace keel::serial {
 
 class HighScoreTable {
  public:
@@ -75,8 +76,8 @@ class HighScoreTable {
 
   // Loads the table; on any error (kNotFound when the file does not exist) the table is
   // unchanged.
-  Status load(const std::filesystem::path& path) { return serial::load_file(path, *this); }
-  Status save(const std::filesystem::path& path) const { return serial::save_file(path, *this); }
+  Status load(const std::filesystem::path& path) { return load_file(path, *this); }
+  Status save(const std::filesystem::path& path) const { return save_file(path, *this); }
 
   const std::array<Entry, kEntries>& entries() const { return entries_; }
   friend bool operator==(const HighScoreTable&, const HighScoreTable&) = default;
@@ -85,4 +86,4 @@ class HighScoreTable {
   std::array<Entry, kEntries> entries_;
 };
 
-}  // namespace keel::examples
+}  // namespace keel::serial
