@@ -481,6 +481,11 @@ Status PackWriter::write_to(PackOutput& out) {
 
 Result<ByteBuffer> PackWriter::to_bytes() {
   ByteBuffer bytes;
+  if (streamed_ == 0) {  // a hint: the blocks stored raw plus small indices
+    u64 raw = 0;
+    for (const auto& [type, block] : blocks_) raw += block.length;
+    if (raw < kMaxU32) bytes.reserve(static_cast<usize>(raw) + 4096);
+  }
   BufferOutput out(bytes);
   if (auto s = write_to(out); !s) return std::unexpected(s.error());
   return bytes;
