@@ -158,21 +158,25 @@ class AssetJob::Output final : public OutputFile {
     closed_ = true;
     // Stamped before writing, as if read back then (the racy-file rule re-hashes it if needed).
     const s64 now = wall_clock_ns();
+    // In memory (the usual case), the pack is made before the old intermediate is replaced, so a
+    // writer error leaves it in place.
+    std::optional<ByteBuffer> bytes;
+    std::optional<u64> hash;
+    if (!writer_.has_streamed_data()) {
+      Result<ByteBuffer> made = writer_.to_bytes();
+      if (!made) {
+        job_.output_error(made.error().message());
+        return false;
+      }
+      hash = content_hash(*made);
+      bytes = std::move(*made);
+    }
     IntermediateFile file;
     Status s = file.open(job_.output_path());
-    if (!s) {
-      job_.output_error(describe(s.error()));
-      return false;
-    }
-    std::optional<u64> hash;
-    if (writer_.has_streamed_data()) {
+    if (s) {
       // Streamed chunks (add_file_chunk) go to the file in pieces; the content hash is then
       // taken by reading the file back in pieces, never holding it whole.
-      s = writer_.write_to(file);
-    } else {
-      Result<ByteBuffer> bytes = writer_.to_bytes();
-      s = bytes ? file.append(*bytes) : Status(Unexpected(bytes.error()));
-      if (bytes) hash = content_hash(*bytes);
+      s = bytes ? file.append(*bytes) : writer_.write_to(file);
     }
     if (s) s = file.finish();
     if (!s) {
