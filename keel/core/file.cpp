@@ -183,6 +183,47 @@ Status AtomicFileWriter::write(const void* data, usize size) {
   return ok();
 }
 
+Status AtomicFileWriter::truncate(u64 size) {
+  if (file_ == nullptr)
+    return fail(ErrorCode::kInvalidArgument, "truncate of a writer that is not open");
+  if (std::fflush(file_) != 0 || ::ftruncate(::fileno(file_), static_cast<off_t>(size)) != 0 ||
+      ::fseeko(file_, static_cast<off_t>(size), SEEK_SET) != 0) {
+    auto err = io_error(temp_, "truncate failed");
+    discard();
+    return err;
+  }
+  return ok();
+}
+
+Status AtomicFileWriter::write_at(u64 offset, const void* data, usize size) {
+  if (file_ == nullptr)
+    return fail(ErrorCode::kInvalidArgument, "write to a writer that is not open");
+  if (data == nullptr && size != 0) {
+    discard();
+    return fail(ErrorCode::kInvalidArgument, "write of {} bytes from a null pointer", size);
+  }
+  if (std::fflush(file_) != 0) {
+    auto err = io_error(temp_, "write failed");
+    discard();
+    return err;
+  }
+  const auto* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::pwrite(::fileno(file_), p, size, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = ENOSPC;
+      auto err = io_error(temp_, "write failed");
+      discard();
+      return err;
+    }
+    p += n;
+    offset += static_cast<u64>(n);
+    size -= static_cast<usize>(n);
+  }
+  return ok();
+}
+
 Status AtomicFileWriter::commit() {
   if (file_ == nullptr)
     return fail(ErrorCode::kInvalidArgument, "commit of a writer that is not open");

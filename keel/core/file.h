@@ -39,6 +39,10 @@ class AtomicFileWriter {
 
   Status open(const std::filesystem::path& path);
   Status write(const void* data, usize size);
+  // For writers that learn a header only after the data (keel::pack's streaming writer): cut the
+  // file back to `size` bytes and continue writing there; overwrite bytes already written.
+  Status truncate(u64 size);
+  Status write_at(u64 offset, const void* data, usize size);
   Status commit();  // flush, fsync, rename over the target
   void discard();
   bool is_open() const { return file_ != nullptr; }

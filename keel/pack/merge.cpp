@@ -6,20 +6,24 @@
 namespace keel::pack {
 namespace {
 
-// Feeds every input into `writer` (which copies the data), block by block, locator ids untouched.
+// Feeds every input into `writer`, block by block, locator ids untouched. The blocks are not read
+// here: the writer streams each through PackFile::stream_block when it writes the file, so a
+// merge holds one piece buffer, not whole blocks. The inputs must outlive the writer's write.
 Status feed(std::span<const PackFile* const> inputs, PackWriter& writer) {
   for (const PackFile* input : inputs) {
     KEEL_ASSERT(input != nullptr, "merge: a null PackFile among the inputs");
     if (input == nullptr) return fail(ErrorCode::kInvalidArgument, "merge: a null input");
     for (usize b = 0; b < input->blocks().size(); ++b) {
       const PackBlock& block = input->blocks()[b];
-      auto data = input->read_block(b);
-      if (!data) return std::unexpected(data.error());
       std::vector<PackWriter::RawChunk> chunks;
       for (const PackChunk& c : input->chunks(b)) {
         chunks.push_back(PackWriter::RawChunk{c.name_hash, c.locator, c.block_offset, c.length});
       }
-      writer.append_block(block.type, block.alignment, *data, chunks);
+      auto produce = [input, b](const ByteSink& sink) {
+        return input->stream_block(b, sink, kStreamPiece);
+      };
+      writer.append_streamed_block(block.type, block.alignment,
+                                   StreamedBytes{block.length, std::move(produce)}, chunks);
     }
     for (const PackItem& item : input->items()) {
       writer.add_item_hashed(item.name_hash, item.name, item.type_hash, item.primary);

@@ -1,7 +1,8 @@
 // The repack step: many intermediate pack files into one. Blocks of the same type are
 // concatenated (each input's block starts at an offset aligned to its block alignment), so chunk
 // bytes, including locator ids embedded in them, are copied unchanged and only block offsets
-// move. Master entries and block-index entries are merged and re-sorted; two inputs that define
+// move; the blocks are copied in pieces when the output is written (memory: one piece buffer).
+// Master entries and block-index entries are merged and re-sorted; two inputs that define
 // the same asset (same name hash) or the same (name hash, locator id) key are an error.
 #pragma once
 

@@ -198,17 +198,71 @@ Status PackFile::check_block_checksum(usize block) const {
   return ok();
 }
 
-Result<StreamDecompressor> PackFile::block_stream(usize block, usize buffer_size) const {
+Result<StreamDecompressor> PackFile::block_stream(usize block, usize buffer_size,
+                                                  Hasher64* hasher) const {
   const PackBlock& b = blocks_[block];
   return StreamDecompressor::create(
       b.compression, buffer_size,
-      [this, offset = b.file_offset, length = u64{b.stored_length},
+      [this, hasher, offset = b.file_offset, length = u64{b.stored_length},
        fed = u64{0}](MutableByteSpan in) mutable -> Result<usize> {
         const usize n = static_cast<usize>(std::min<u64>(in.size(), length - fed));
         if (auto s = read_at(offset + fed, in.first(n)); !s) return std::unexpected(s.error());
+        if (hasher != nullptr) hasher->update(in.data(), n);
         fed += n;
         return n;
       });
+}
+
+Status PackFile::stream_block(usize block, const ByteSink& sink, usize piece) const {
+  if (!sink || piece == 0) {
+    return fail(ErrorCode::kInvalidArgument, "stream_block needs a sink and a piece size >= 1");
+  }
+  if (block >= blocks_.size()) {
+    return fail(ErrorCode::kOutOfRange, "{}: no block {}", label_, block);
+  }
+  const PackBlock& b = blocks_[block];
+  const auto where = SourceLocation::bytes(label_, b.file_offset);
+  ByteBuffer buffer(std::min<usize>(piece, std::max<u32>(b.length, 1)));
+  Hasher64 hasher;
+  u64 produced = 0;
+  if (b.compression == Compression::kNone) {  // raw: stored bytes are the block
+    while (produced < b.length) {
+      const usize n = static_cast<usize>(std::min<u64>(buffer.size(), b.length - produced));
+      const MutableByteSpan part = MutableByteSpan(buffer).first(n);
+      if (auto s = read_at(b.file_offset + produced, part); !s) return s;
+      hasher.update(part.data(), n);
+      if (auto s = sink(part); !s) return s;
+      produced += n;
+    }
+  } else {
+    auto stream = block_stream(block, std::min(piece, kPiece), &hasher);
+    if (!stream) return std::unexpected(stream.error());
+    for (;;) {
+      auto n = stream->read(buffer);
+      if (!n) {
+        return fail_at(where, n.error().code(), "block {} (type {}): {}", block, b.type,
+                       n.error().message());
+      }
+      if (*n == 0) break;
+      if (produced + *n > b.length) {
+        return fail_at(where, ErrorCode::kCorrupt,
+                       "block {} (type {}) decompresses to more than {} bytes", block, b.type,
+                       b.length);
+      }
+      if (auto s = sink(ByteSpan(buffer).first(*n)); !s) return s;
+      produced += *n;
+    }
+    if (produced != b.length) {
+      return fail_at(where, ErrorCode::kCorrupt,
+                     "block {} (type {}) decompresses to {} bytes, not {}", block, b.type, produced,
+                     b.length);
+    }
+  }
+  if (options_.verify_checksums && hasher.digest() != b.checksum) {
+    return fail_at(where, ErrorCode::kCorrupt, "block {} (type {}) checksum mismatch", block,
+                   b.type);
+  }
+  return ok();
 }
 
 Status PackFile::extract_chunk(Hash hash, LocatorId locator, const ByteSink& sink,

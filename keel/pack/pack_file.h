@@ -11,6 +11,7 @@
 
 #include "keel/core/bytes.h"
 #include "keel/core/error.h"
+#include "keel/core/hash.h"
 #include "keel/pack/compression.h"
 #include "keel/pack/format.h"
 
@@ -82,6 +83,11 @@ class PackFile {
   // `keel-pack extract` uses). The block's checksum is checked first unless disabled.
   Status extract_chunk(Hash name_hash, LocatorId locator, const ByteSink& sink,
                        usize piece = usize{64} << 10) const;
+  // The whole block's loaded bytes handed to `sink` in pieces of at most `piece` bytes (what the
+  // merge copies): memory is one piece buffer however large the block is. The stored bytes are
+  // hashed as they are read; a checksum mismatch (unless disabled) or a wrong length fails after
+  // the last piece, so the caller must discard what it wrote when this fails.
+  Status stream_block(usize block, const ByteSink& sink, usize piece = usize{1} << 20) const;
   // Every check: checksums, each block decompresses to its length, dictionary consistent. Block
   // by block through fixed buffers: memory does not grow with the block or file size.
   Status verify() const;
@@ -96,7 +102,9 @@ class PackFile {
   Status read_at(u64 offset, MutableByteSpan out) const;
   Status check_block_checksum(usize block) const;
   Status verify_block(usize block) const;
-  Result<StreamDecompressor> block_stream(usize block, usize buffer_size) const;
+  // `hasher` (optional) sees every stored byte the decompressor pulls.
+  Result<StreamDecompressor> block_stream(usize block, usize buffer_size,
+                                          Hasher64* hasher = nullptr) const;
 
   std::string label_;
   u64 file_size_ = 0;

@@ -4,8 +4,14 @@
 #include "keel/core/file.h"
 #include "keel/pack/compression.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <cerrno>
 #include <cstring>
 #include <limits>
 
@@ -23,28 +29,39 @@ bool same_name(std::string_view a, std::string_view b) {
   return true;
 }
 
-struct StoredBlock {
-  BlockIndexHeader header;
-  std::vector<BlockIndexEntry> entries;
-  ByteSpan raw;
-  ByteBuffer compressed;
-  BlockStorage storage;
-  ByteSpan stored() const {
-    return storage.compression == Compression::kNone ? raw : std::span(compressed);
+// The whole file at `path` into `sink`, read in kStreamPiece pieces; its size must still be the
+// one add_file_chunk saw (checked by the caller's count) and must not change while it is read.
+Status stream_file(const std::filesystem::path& path, const ByteSink& sink) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return fail(ErrorCode::kIo, "cannot open `{}`: {}", path.string(), std::strerror(errno));
   }
-};
-
-struct Plan {
-  std::vector<u8> head;  // file header + master index + block indices
-  std::vector<StoredBlock> blocks;
-  std::vector<u8> dictionary;
-  std::vector<u8> table;
-  u64 size() const {
-    u64 n = head.size() + dictionary.size() + table.size();
-    for (const StoredBlock& b : blocks) n += b.storage.stored_length;
-    return n;
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    return fail(ErrorCode::kIo, "cannot stat `{}`: {}", path.string(), std::strerror(errno));
   }
-};
+  const u64 size = static_cast<u64>(st.st_size);
+  ByteBuffer buffer(static_cast<usize>(std::min<u64>(kStreamPiece, std::max<u64>(size, 1))));
+  for (u64 at = 0; at < size;) {
+    const usize want = static_cast<usize>(std::min<u64>(buffer.size(), size - at));
+    const ssize_t n = ::pread(fd, buffer.data(), want, static_cast<off_t>(at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      return fail(ErrorCode::kIo, "cannot read `{}`: {}", path.string(), std::strerror(errno));
+    }
+    if (n == 0) {
+      return fail(ErrorCode::kCorrupt, "`{}` shrank to {} bytes while it was packed", path.string(),
+                  at);
+    }
+    if (auto s = sink(ByteSpan(buffer).first(static_cast<usize>(n))); !s) return s;
+    at += static_cast<u64>(n);
+  }
+  return ok();
+}
 
 template <usize N>
 std::span<u8, N> slot(std::vector<u8>& out) {
@@ -71,16 +88,26 @@ void PackWriter::note_name(Hash hash, std::string_view name) {
   }
 }
 
-u32 PackWriter::append_aligned(Block& block, ByteSpan data, u32 alignment) {
-  const u64 offset = (u64{block.data.size()} + alignment - 1) & ~(u64{alignment} - 1);
-  if (offset + data.size() > kMaxU32) {
+std::optional<u32> PackWriter::reserve(Block& block, u64 length, u32 alignment) {
+  const u64 offset = (block.length + alignment - 1) & ~(u64{alignment} - 1);
+  if (offset + length > kMaxU32) {
     set_error(Error(ErrorCode::kOverflow, "a block would exceed 4 GiB"));
-    return 0;
+    return std::nullopt;
   }
-  block.data.resize(static_cast<usize>(offset), std::byte{0});
-  block.data.insert(block.data.end(), data.begin(), data.end());
+  block.length = offset + length;
   block.alignment = std::max(block.alignment, alignment);
   return static_cast<u32>(offset);
+}
+
+void PackWriter::place(Block& block, u32 offset, ByteSpan data) {
+  if (data.empty()) return;
+  if (block.segments.empty() || block.segments.back().streamed.produce) {
+    block.segments.push_back(Segment{offset, ByteBuffer(data.begin(), data.end()), {}});
+    return;
+  }
+  Segment& last = block.segments.back();  // in memory: pad it up to the offset and append
+  last.bytes.resize(static_cast<usize>(offset - last.offset), std::byte{0});
+  last.bytes.insert(last.bytes.end(), data.begin(), data.end());
 }
 
 bool PackWriter::check_alignment(u32 alignment) {
@@ -94,8 +121,8 @@ bool PackWriter::check_alignment(u32 alignment) {
   return good;
 }
 
-LocatorId PackWriter::add_chunk(std::string_view asset_name, u16 block_type, ByteSpan data,
-                                u32 alignment) {
+LocatorId PackWriter::new_chunk(std::string_view asset_name, u16 block_type, u64 length,
+                                u32 alignment, const std::function<void(Block&, u32)>& fill) {
   if (!check_alignment(alignment) || error_) return LocatorId{};
   if (next_chunk_ > 0xFFFF) {
     set_error(Error(ErrorCode::kOverflow, "more than 65535 chunks in one file"));
@@ -104,12 +131,47 @@ LocatorId PackWriter::add_chunk(std::string_view asset_name, u16 block_type, Byt
   const Hash hash = name_hash(asset_name);
   note_name(hash, asset_name);
   Block& block = blocks_[block_type];
-  const u32 offset = append_aligned(block, data, alignment);
-  if (error_) return LocatorId{};
+  const std::optional<u32> offset = reserve(block, length, alignment);
+  if (!offset || error_) return LocatorId{};
+  fill(block, *offset);
   const LocatorId locator = LocatorId::make(block_type, static_cast<u16>(next_chunk_++));
-  block.entries.push_back(BlockIndexEntry{hash, locator, offset, static_cast<u32>(data.size())});
+  block.entries.push_back(BlockIndexEntry{hash, locator, *offset, static_cast<u32>(length)});
   ++chunk_count_;
   return locator;
+}
+
+LocatorId PackWriter::add_chunk(std::string_view asset_name, u16 block_type, ByteSpan data,
+                                u32 alignment) {
+  return new_chunk(asset_name, block_type, data.size(), alignment,
+                   [data](Block& block, u32 offset) { place(block, offset, data); });
+}
+
+LocatorId PackWriter::add_streamed_chunk(std::string_view asset_name, u16 block_type,
+                                         StreamedBytes bytes, u32 alignment) {
+  if (!bytes.produce) {
+    set_error(Error(ErrorCode::kInvalidArgument, "a streamed chunk without a producer"));
+    return LocatorId{};
+  }
+  return new_chunk(asset_name, block_type, bytes.length, alignment,
+                   [this, &bytes](Block& block, u32 offset) {
+                     if (bytes.length == 0) return;
+                     block.segments.push_back(Segment{offset, {}, std::move(bytes)});
+                     ++streamed_;
+                   });
+}
+
+LocatorId PackWriter::add_file_chunk(std::string_view asset_name, u16 block_type,
+                                     const std::filesystem::path& path, u32 alignment) {
+  std::error_code ec;
+  const u64 size = std::filesystem::file_size(path, ec);
+  if (ec) {
+    set_error(
+        Error(ErrorCode::kIo, fmt::format("cannot read `{}`: {}", path.string(), ec.message())));
+    return LocatorId{};
+  }
+  auto produce = [path](const ByteSink& sink) -> Status { return stream_file(path, sink); };
+  return add_streamed_chunk(asset_name, block_type, StreamedBytes{size, std::move(produce)},
+                            alignment);
 }
 
 void PackWriter::add_item(std::string_view asset_name, u32 type_hash, LocatorId primary) {
@@ -122,17 +184,15 @@ void PackWriter::add_item_hashed(Hash hash, std::string_view name, u32 type_hash
   items_.push_back(Item{MasterIndexEntry{hash, type_hash, primary}, std::string(name)});
 }
 
-void PackWriter::append_block(u16 block_type, u32 alignment, ByteSpan data,
-                              std::span<const RawChunk> chunks) {
+void PackWriter::new_block_part(u16 block_type, u32 alignment, u64 length,
+                                std::span<const RawChunk> chunks,
+                                const std::function<void(Block&, u32)>& fill) {
   if (!check_alignment(alignment) || error_) return;
-  Block& block = blocks_[block_type];
-  const u32 base = append_aligned(block, data, alignment);
-  if (error_) return;
   for (const RawChunk& c : chunks) {
-    if (u64{c.block_offset} + c.length > data.size()) {
+    if (u64{c.block_offset} + c.length > length) {
       set_error(Error(ErrorCode::kCorrupt, fmt::format("chunk at {} + {} lies outside its {}-byte "
                                                        "block",
-                                                       c.block_offset, c.length, data.size())));
+                                                       c.block_offset, c.length, length)));
       return;
     }
     if (c.locator.block_id() != block_type) {
@@ -140,10 +200,35 @@ void PackWriter::append_block(u16 block_type, u32 alignment, ByteSpan data,
                                                        c.locator.value, block_type)));
       return;
     }
+  }
+  Block& block = blocks_[block_type];
+  const std::optional<u32> base = reserve(block, length, alignment);
+  if (!base || error_) return;
+  fill(block, *base);
+  for (const RawChunk& c : chunks) {
     block.entries.push_back(
-        BlockIndexEntry{c.name_hash, c.locator, base + c.block_offset, c.length});
+        BlockIndexEntry{c.name_hash, c.locator, *base + c.block_offset, c.length});
     ++chunk_count_;
   }
+}
+
+void PackWriter::append_block(u16 block_type, u32 alignment, ByteSpan data,
+                              std::span<const RawChunk> chunks) {
+  new_block_part(block_type, alignment, data.size(), chunks,
+                 [data](Block& block, u32 offset) { place(block, offset, data); });
+}
+
+void PackWriter::append_streamed_block(u16 block_type, u32 alignment, StreamedBytes data,
+                                       std::span<const RawChunk> chunks) {
+  if (!data.produce) {
+    set_error(Error(ErrorCode::kInvalidArgument, "a streamed block without a producer"));
+    return;
+  }
+  new_block_part(block_type, alignment, data.length, chunks, [this, &data](Block& block, u32 at) {
+    if (data.length == 0) return;
+    block.segments.push_back(Segment{at, {}, std::move(data)});
+    ++streamed_;
+  });
 }
 
 Status PackWriter::validate() {
@@ -197,136 +282,221 @@ Status PackWriter::validate() {
 
 namespace {
 
-// A block compressed through a StreamCompressor whose sink gives up as soon as the output is no
-// smaller than the raw block: incompressible data (already compressed textures or sounds) costs
-// one output buffer's worth of work, not a whole compression. None: store the block raw.
-Result<std::optional<ByteBuffer>> compress_block(const WriterOptions& options, ByteSpan raw) {
-  constexpr usize kBuffer = usize{64} << 10;
-  ByteBuffer packed;
-  bool no_gain = false;
-  auto sink = [&](ByteSpan piece) -> Status {
-    if (packed.size() + piece.size() >= raw.size()) {
-      no_gain = true;
-      return fail(ErrorCode::kRefused, "compression does not help");
-    }
-    packed.insert(packed.end(), piece.begin(), piece.end());
+constexpr std::array<std::byte, 4096> kZeros{};
+
+Status zeros(u64 count, const ByteSink& sink) {
+  while (count > 0) {
+    const usize n = static_cast<usize>(std::min<u64>(count, kZeros.size()));
+    if (auto s = sink(ByteSpan(kZeros).first(n)); !s) return s;
+    count -= n;
+  }
+  return ok();
+}
+
+// Writes into a buffer (to_bytes).
+class BufferOutput final : public PackOutput {
+ public:
+  explicit BufferOutput(ByteBuffer& out) : out_(out) {}
+  Status append(ByteSpan bytes) override {
+    out_.insert(out_.end(), bytes.begin(), bytes.end());
     return ok();
-  };
-  auto compressor =
-      StreamCompressor::create(options.compression, options.level, kBuffer, sink, raw.size());
-  if (!compressor) return std::unexpected(compressor.error());
-  Status s = compressor->write(raw);
-  if (s) s = compressor->finish();
-  if (no_gain) return std::optional<ByteBuffer>();
-  if (!s) return std::unexpected(s.error());
-  return std::optional<ByteBuffer>(std::move(packed));
-}
-
-Result<Plan> make_plan(const WriterOptions& options, auto& blocks, auto& items, auto& names) {
-  Plan plan;
-  MasterIndexHeader master;
-  master.num_items = static_cast<u32>(items.size());
-  master.num_blocks = static_cast<u32>(blocks.size());
-  master.index_length =
-      static_cast<u32>(kMasterIndexHeaderSize + items.size() * kMasterIndexEntrySize);
-
-  u64 block_index_length = 0;
-  u64 stored_total = 0;
-  for (auto& [type, block] : blocks) {
-    block_index_length += kBlockIndexHeaderSize + block.entries.size() * kBlockIndexEntrySize;
-    StoredBlock stored;
-    stored.header = BlockIndexHeader{type, block.alignment, static_cast<u32>(block.data.size()),
-                                     static_cast<u32>(block.entries.size())};
-    stored.raw = ByteSpan(block.data);
-    stored.storage.compression = Compression::kNone;
-    if (options.compression != Compression::kNone && !block.data.empty()) {
-      auto packed = compress_block(options, stored.raw);
-      if (!packed) return std::unexpected(packed.error());
-      if (*packed) {  // else store raw: compression did not help
-        stored.compressed = std::move(**packed);
-        stored.storage.compression = options.compression;
-      }
-    }
-    const ByteSpan bytes = stored.stored();
-    stored.storage.stored_length = static_cast<u32>(bytes.size());
-    stored.storage.checksum = hash64(bytes.data(), bytes.size());
-    stored_total += bytes.size();
-    stored.entries = block.entries;
-    plan.blocks.push_back(std::move(stored));
+  }
+  Status truncate(u64 size) override {
+    out_.resize(static_cast<usize>(size));
+    return ok();
+  }
+  Status write_at(u64 offset, ByteSpan bytes) override {
+    std::copy(bytes.begin(), bytes.end(), out_.begin() + static_cast<std::ptrdiff_t>(offset));
+    return ok();
   }
 
-  if (options.write_dictionary && !items.empty()) {
-    for (const auto& item : items) {
-      std::string_view name = item.name;
-      if (name.empty()) {
-        auto it = names.find(item.entry.name_hash);
-        if (it != names.end()) name = it->second;
-      }
-      plan.dictionary.insert(plan.dictionary.end(), name.begin(), name.end());
-      plan.dictionary.push_back(0);
-    }
-  }
-  const u64 book =
-      u64{master.index_length} + block_index_length + stored_total + plan.dictionary.size();
-  if (book > kMaxU32) {
-    return fail(ErrorCode::kOverflow, "pack layout of {} bytes exceeds 4 GiB", book);
-  }
-  master.total_block_index_length = static_cast<u32>(block_index_length);
-  master.dictionary_length = static_cast<u32>(plan.dictionary.size());
+ private:
+  ByteBuffer& out_;
+};
 
-  FileHeader header;
-  header.book_length = static_cast<u32>(book);
-  plan.head.reserve(kFileHeaderSize + master.index_length + block_index_length);
-  slot<kFileHeaderSize>(plan.head);  // filled in last, once the checksums are known
-  encode(master, slot<kMasterIndexHeaderSize>(plan.head));
-  for (const auto& item : items) encode(item.entry, slot<kMasterIndexEntrySize>(plan.head));
-  for (const StoredBlock& b : plan.blocks) {
-    encode(b.header, slot<kBlockIndexHeaderSize>(plan.head));
-    for (const BlockIndexEntry& e : b.entries) encode(e, slot<kBlockIndexEntrySize>(plan.head));
+// Writes the temporary file of an atomic write (write).
+class AtomicOutput final : public PackOutput {
+ public:
+  explicit AtomicOutput(AtomicFileWriter& file) : file_(file) {}
+  Status append(ByteSpan bytes) override { return file_.write(bytes.data(), bytes.size()); }
+  Status truncate(u64 size) override { return file_.truncate(size); }
+  Status write_at(u64 offset, ByteSpan bytes) override {
+    return file_.write_at(offset, bytes.data(), bytes.size());
   }
-  for (const StoredBlock& b : plan.blocks) encode(b.storage, slot<kBlockStorageSize>(plan.table));
 
-  Hasher64 hasher;
-  hasher.update(plan.head.data() + kFileHeaderSize, plan.head.size() - kFileHeaderSize);
-  hasher.update(plan.table.data(), plan.table.size());
-  header.index_checksum = hasher.digest();
-  header.dictionary_checksum =
-      plan.dictionary.empty() ? 0 : hash64(plan.dictionary.data(), plan.dictionary.size());
-  encode(header, std::span<u8, kFileHeaderSize>(plan.head.data(), kFileHeaderSize));
-  return plan;
-}
+ private:
+  AtomicFileWriter& file_;
+};
 
 }  // namespace
 
-Result<ByteBuffer> PackWriter::to_bytes() {
-  if (auto s = validate(); !s) return std::unexpected(s.error());
-  auto plan = make_plan(options_, blocks_, items_, names_);
-  if (!plan) return std::unexpected(plan.error());
-  ByteBuffer out;
-  out.reserve(static_cast<usize>(plan->size()));
-  auto append = [&out](const void* data, usize size) {
-    const auto* p = static_cast<const std::byte*>(data);
-    out.insert(out.end(), p, p + size);
+Status PackWriter::produce_block(const Block& block, const ByteSink& sink) {
+  u64 at = 0;
+  for (const Segment& segment : block.segments) {
+    if (auto s = zeros(segment.offset - at, sink); !s) return s;
+    if (segment.streamed.produce) {
+      u64 produced = 0;
+      const u64 length = segment.streamed.length;
+      Status s = segment.streamed.produce([&](ByteSpan piece) -> Status {
+        if (produced + piece.size() > length) {
+          return fail(ErrorCode::kCorrupt,
+                      "streamed data is longer than the {} bytes it had when it was added "
+                      "(did the file change?)",
+                      length);
+        }
+        produced += piece.size();
+        return sink(piece);
+      });
+      if (!s) return s;
+      if (produced != length) {
+        return fail(ErrorCode::kCorrupt,
+                    "streamed data has {} bytes, not the {} it had when it was added (did the "
+                    "file change?)",
+                    produced, length);
+      }
+    } else if (auto s = sink(segment.bytes); !s) {
+      return s;
+    }
+    at = segment.offset + segment.length();
+  }
+  return zeros(block.length - at, sink);
+}
+
+Status PackWriter::write_to(PackOutput& out) {
+  if (auto s = validate(); !s) return s;
+  MasterIndexHeader master;
+  master.num_items = static_cast<u32>(items_.size());
+  master.num_blocks = static_cast<u32>(blocks_.size());
+  master.index_length =
+      static_cast<u32>(kMasterIndexHeaderSize + items_.size() * kMasterIndexEntrySize);
+  u64 block_index_length = 0;
+  for (const auto& [type, block] : blocks_) {
+    block_index_length += kBlockIndexHeaderSize + block.entries.size() * kBlockIndexEntrySize;
+  }
+  std::vector<u8> dictionary;
+  if (options_.write_dictionary && !items_.empty()) {
+    for (const Item& item : items_) {
+      std::string_view name = item.name;
+      if (name.empty()) {
+        auto it = names_.find(item.entry.name_hash);
+        if (it != names_.end()) name = it->second;
+      }
+      dictionary.insert(dictionary.end(), name.begin(), name.end());
+      dictionary.push_back(0);
+    }
+  }
+  // Everything but the stored blocks is known before they are written; the stored sizes only
+  // after, so the header (book length, index checksum over the block table) is written last.
+  const u64 fixed = u64{master.index_length} + block_index_length + dictionary.size();
+  if (fixed > kMaxU32) return fail(ErrorCode::kOverflow, "pack indices exceed 4 GiB");
+  master.total_block_index_length = static_cast<u32>(block_index_length);
+  master.dictionary_length = static_cast<u32>(dictionary.size());
+
+  std::vector<u8> head;
+  head.reserve(static_cast<usize>(kFileHeaderSize + master.index_length + block_index_length));
+  slot<kFileHeaderSize>(head);  // written last
+  encode(master, slot<kMasterIndexHeaderSize>(head));
+  for (const Item& item : items_) encode(item.entry, slot<kMasterIndexEntrySize>(head));
+  for (const auto& [type, block] : blocks_) {
+    encode(BlockIndexHeader{type, block.alignment, static_cast<u32>(block.length),
+                            static_cast<u32>(block.entries.size())},
+           slot<kBlockIndexHeaderSize>(head));
+    for (const BlockIndexEntry& e : block.entries) encode(e, slot<kBlockIndexEntrySize>(head));
+  }
+
+  u64 size = 0;
+  auto append = [&](ByteSpan bytes) -> Status {
+    size += bytes.size();
+    return out.append(bytes);
   };
-  append(plan->head.data(), plan->head.size());
-  for (const StoredBlock& b : plan->blocks) append(b.stored().data(), b.stored().size());
-  append(plan->dictionary.data(), plan->dictionary.size());
-  append(plan->table.data(), plan->table.size());
-  return out;
+  if (auto s = append(as_bytes(std::span<const u8>(head))); !s) return s;
+
+  std::vector<u8> table;
+  u64 stored_total = 0;
+  for (const auto& [type, block] : blocks_) {
+    const u64 start = size;
+    std::optional<BlockStorage> storage;
+    if (options_.compression != Compression::kNone && block.length > 0) {
+      // The compressed stream goes straight to the output; the sink gives up as soon as it is no
+      // smaller than the raw block (incompressible data costs one buffer's worth of work), and
+      // the block is then cut off and written again raw.
+      constexpr usize kBuffer = usize{64} << 10;
+      Hasher64 hasher;
+      u64 packed = 0;
+      bool no_gain = false;
+      auto sink = [&](ByteSpan piece) -> Status {
+        if (packed + piece.size() >= block.length) {
+          no_gain = true;
+          return fail(ErrorCode::kRefused, "compression does not help");
+        }
+        packed += piece.size();
+        hasher.update(piece.data(), piece.size());
+        return append(piece);
+      };
+      auto compressor = StreamCompressor::create(options_.compression, options_.level, kBuffer,
+                                                 sink, block.length);
+      if (!compressor) return std::unexpected(compressor.error());
+      Status s = produce_block(block, [&](ByteSpan piece) { return compressor->write(piece); });
+      if (s) s = compressor->finish();
+      if (no_gain) {
+        if (auto t = out.truncate(start); !t) return t;
+        size = start;
+      } else if (!s) {
+        return s;
+      } else {
+        storage = BlockStorage{static_cast<u32>(packed), options_.compression, hasher.digest()};
+      }
+    }
+    if (!storage) {
+      Hasher64 hasher;
+      Status s = produce_block(block, [&](ByteSpan piece) -> Status {
+        hasher.update(piece.data(), piece.size());
+        return append(piece);
+      });
+      if (!s) return s;
+      storage = BlockStorage{static_cast<u32>(block.length), Compression::kNone, hasher.digest()};
+    }
+    stored_total += storage->stored_length;
+    encode(*storage, slot<kBlockStorageSize>(table));
+  }
+  const u64 book = fixed + stored_total;
+  if (book > kMaxU32) {
+    return fail(ErrorCode::kOverflow, "pack layout of {} bytes exceeds 4 GiB", book);
+  }
+  if (auto s = append(as_bytes(std::span<const u8>(dictionary))); !s) return s;
+  if (auto s = append(as_bytes(std::span<const u8>(table))); !s) return s;
+
+  FileHeader header;
+  header.book_length = static_cast<u32>(book);
+  Hasher64 hasher;
+  hasher.update(head.data() + kFileHeaderSize, head.size() - kFileHeaderSize);
+  hasher.update(table.data(), table.size());
+  header.index_checksum = hasher.digest();
+  header.dictionary_checksum =
+      dictionary.empty() ? 0 : hash64(dictionary.data(), dictionary.size());
+  std::array<u8, kFileHeaderSize> bytes{};
+  encode(header, std::span<u8, kFileHeaderSize>(bytes));
+  return out.write_at(0, as_bytes(std::span<const u8>(bytes)));
+}
+
+Result<ByteBuffer> PackWriter::to_bytes() {
+  ByteBuffer bytes;
+  if (streamed_ == 0) {  // a hint: the blocks stored raw plus small indices
+    u64 raw = 0;
+    for (const auto& [type, block] : blocks_) raw += block.length;
+    if (raw < kMaxU32) bytes.reserve(static_cast<usize>(raw) + 4096);
+  }
+  BufferOutput out(bytes);
+  if (auto s = write_to(out); !s) return std::unexpected(s.error());
+  return bytes;
 }
 
 Status PackWriter::write(const std::filesystem::path& out) {
-  if (auto s = validate(); !s) return s;
-  auto plan = make_plan(options_, blocks_, items_, names_);
-  if (!plan) return std::unexpected(plan.error());
+  if (auto s = validate(); !s) return s;  // nothing created for a writer that cannot succeed
   AtomicFileWriter file;
   if (auto s = file.open(out); !s) return s;
-  if (auto s = file.write(plan->head.data(), plan->head.size()); !s) return s;
-  for (const StoredBlock& b : plan->blocks) {
-    if (auto s = file.write(b.stored().data(), b.stored().size()); !s) return s;
-  }
-  if (auto s = file.write(plan->dictionary.data(), plan->dictionary.size()); !s) return s;
-  if (auto s = file.write(plan->table.data(), plan->table.size()); !s) return s;
+  AtomicOutput output(file);
+  if (auto s = write_to(output); !s) return s;  // the destructor discards the temporary
   return file.commit();
 }
 

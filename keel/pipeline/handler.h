@@ -10,10 +10,8 @@
 //     if (!source) return ctx.error(*cmd.param(1), source.error().message()), false;
 //     if (!ctx.set_output(cmd.param(0)->text)) return false;      // the intermediate's name
 //     if (ctx.up_to_date()) return true;                          // nothing changed: done
-//     keel::Result<std::string> bytes = ctx.read_file(*source);   // reported when it fails
-//     if (!bytes) return false;
 //     keel::pipeline::OutputFile* out = ctx.create_output();
-//     const u32 chunk = out->add_chunk(name, kBlockGeneral, keel::as_bytes(*bytes));
+//     const u32 chunk = out->add_file_chunk(name, kBlockGeneral, *source);  // copied at close()
 //     out->add_item(name, "Blob", chunk);
 //     return out->close();
 //   }
@@ -51,7 +49,8 @@ namespace keel::pipeline {
 
 // Bumped whenever a class below changes shape; a plug-in built against another version is refused.
 // 2: find_source and read_file return Results, log() takes keel::log::Level.
-inline constexpr u32 kPluginApiVersion = 2;
+// 3: OutputFile::add_file_chunk (a chunk copied from a file in pieces, not held in memory).
+inline constexpr u32 kPluginApiVersion = 3;
 
 // The platform and asset-type name that stand for "any" in include paths and registrations.
 inline constexpr std::string_view kCommon = "common";
@@ -67,6 +66,13 @@ class OutputFile {
   // the chunk belongs to (the name half of the chunk's 64-bit key). 0 after close() or on error.
   virtual u32 add_chunk(std::string_view name, u16 block_type, ByteSpan data,
                         u32 alignment = 4) = 0;
+  // Like add_chunk with the whole file at `path` (usually a path find_source returned) as the
+  // chunk's bytes, but nothing is read now: close() copies the file into the intermediate in
+  // pieces, so memory does not grow with the file (Blob uses it for large sources). The file must
+  // keep its size until close(); one that cannot be read, or changes size, fails close() with
+  // the reason.
+  virtual u32 add_file_chunk(std::string_view name, u16 block_type, std::string_view path,
+                             u32 alignment = 4) = 0;
   // Adds the master-index entry of an asset: its name, type name and primary chunk.
   virtual void add_item(std::string_view name, std::string_view type, u32 primary_chunk) = 0;
   // Writes the file. Afterwards the object is closed: add_chunk/add_item report an error.

@@ -142,5 +142,63 @@ TEST_F(Pipeline, HandlerProtocolMistakesAreErrors) {
               ::testing::HasSubstr("declared `u2` but neither wrote it nor found it up to date"));
 }
 
+// add_file_chunk: the file's bytes between two copied chunks; a second asset names a file that
+// does not exist, so its close() fails with the reason.
+bool build_file_chunks(BuildContext& ctx) {
+  const std::string_view name = ctx.command().param(0)->text;
+  Result<std::string> source = ctx.find_source(ctx.command().param(1)->text);
+  const std::string path = source ? *source : std::string(ctx.command().param(1)->text);
+  if (!ctx.set_output(name)) return false;
+  if (ctx.up_to_date()) return true;
+  OutputFile* out = ctx.create_output();
+  if (out == nullptr) return false;
+  const u32 head = out->add_chunk(name, 0, bytes_of("head"), 4);
+  const u32 body = out->add_file_chunk(name, 0, path, 16);
+  out->add_chunk(name, 0, bytes_of("tail"), 4);
+  out->add_item(name, "Blob", head);
+  g_locators.push_back(body);
+  return out->close();
+}
+
+TEST_F(Pipeline, AddFileChunkCopiesTheFileWhenTheOutputCloses) {
+  TestProject files(fs::path(KEEL_TEST_TMPDIR) / "pipeline" / "AddFileChunk");
+  files.write("project.kproj",
+              "Platform(\"PC\");\nIncludePath(\"src\");\nDataFile(\"main.kcmd\");\n");
+  files.write("main.kcmd", "Files(\"one\", \"one.bin\");\nFiles(\"two\", \"missing.bin\");\n");
+  std::string body;
+  for (int i = 0; i < 300'000; ++i) body += static_cast<char>('a' + i % 23);
+  files.write("src/one.bin", body);
+  std::optional<Project> project = files.load();
+  ASSERT_TRUE(project) << files.errors;
+  HandlerRegistry handlers;
+  handlers.add({.platform = "common",
+                .type = "Files",
+                .fn = build_file_chunks,
+                .version = 1,
+                .description = "test"});
+  RecordingObserver observer;
+  Builder builder(*project, handlers, {}, &observer);
+  g_locators.clear();
+  const DataFileReport r = builder.build("PC", "main.kcmd").value();
+  EXPECT_EQ(r.failed, 1u);
+  EXPECT_THAT(observer.messages, ::testing::HasSubstr("main.kcmd:2:1: error: writing `two`: "
+                                                      "cannot read `missing.bin`"));
+  EXPECT_FALSE(fs::exists(files.path("build/obj/PC/main/Files/two.kpk")));
+
+  Result<pack::PackFile> pack = pack::PackFile::open(files.path("build/obj/PC/main/Files/one.kpk"));
+  ASSERT_TRUE(pack) << pack.error().to_string();
+  EXPECT_TRUE(pack->verify());
+  ASSERT_FALSE(g_locators.empty());
+  EXPECT_EQ(g_locators[0], pack::LocatorId::make(0, 2).value);
+  Result<ByteBuffer> chunk =
+      pack->read_chunk(pack::name_hash("one"), pack::LocatorId{g_locators[0]});
+  ASSERT_TRUE(chunk) << chunk.error().to_string();
+  EXPECT_EQ(keel::to_string(*chunk), body);
+  // The record's content hash is the file's: the next build finds everything up to date except
+  // the failed asset, and nothing is rewritten.
+  const DataFileReport again = builder.build("PC", "main.kcmd").value();
+  EXPECT_EQ(again.built, 0u) << observer.messages;
+}
+
 }  // namespace
 }  // namespace keel::pipeline

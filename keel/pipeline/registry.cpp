@@ -89,7 +89,8 @@ Status HandlerRegistry::load_plugin(const fs::path& path) {
   if (version != kPluginApiVersion) {
     entries_.resize(before);
     return fail_at(where, ErrorCode::kUnsupported,
-                   "plug-in built for interface version {}, this build tool has version {}",
+                   "plug-in built for handler interface version {}, this build tool has "
+                   "version {}: rebuild the plug-in against this keel's keel/pipeline/handler.h",
                    version, kPluginApiVersion);
   }
   if (entries_.size() == before) {

@@ -124,6 +124,17 @@ TEST_F(Pipeline, Check58_LibraryWithoutRegisterIsRefused) {
   EXPECT_EQ(s.error().code(), ErrorCode::kUnsupported);
   EXPECT_TRUE(r.entries().empty());
 
+  // A plug-in built against interface 2 (before OutputFile::add_file_chunk) is refused with both
+  // versions named and what to do.
+  s = r.load_plugin(KEEL_OLD_VERSION_PLUGIN);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code(), ErrorCode::kUnsupported);
+  EXPECT_NE(s.error().message().find("interface version 2, this build tool has version 3"),
+            std::string::npos)
+      << s.error().message();
+  EXPECT_NE(s.error().message().find("rebuild the plug-in"), std::string::npos);
+  EXPECT_TRUE(r.entries().empty());
+
   s = r.load_plugin(fs::path(KEEL_TEST_TMPDIR) / "no_such_plugin.so");
   EXPECT_FALSE(s);
 }

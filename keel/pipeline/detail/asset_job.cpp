@@ -17,6 +17,8 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <optional>
+#include <utility>
 
 namespace keel::pipeline {
 
@@ -24,43 +26,83 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Writes an intermediate in place of the old one: unlink, create, write. No fsync and no
+// An intermediate written in place of the old one: unlink, create, write. No fsync and no
 // rename over the old file (ext4 flushes data on a replacing rename): an intermediate can always
-// be made again, and a torn one has the wrong content hash, so the next build remakes it.
-Status write_intermediate(const std::string& file, ByteSpan bytes) {
-  const fs::path path(file);
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  if (ec) {
-    return fail_at(SourceLocation::text(path.parent_path().string(), 0), ErrorCode::kIo,
-                   "cannot create folder: {}", ec.message());
-  }
-  ::unlink(file.c_str());
-  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    return fail_at(SourceLocation::text(file, 0), ErrorCode::kIo, "cannot create file: {}",
-                   std::strerror(errno));
-  }
-  const std::byte* p = bytes.data();
-  usize left = bytes.size();
-  int error = 0;
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      error = n < 0 ? errno : ENOSPC;  // a zero-byte write: the device is full
-      break;
+// be made again, and a torn one has the wrong content hash, so the next build remakes it. The
+// pack writer streams into it (PackOutput); a failure deletes the file.
+class IntermediateFile final : public pack::PackOutput {
+ public:
+  ~IntermediateFile() {
+    if (fd_ >= 0) {
+      ::close(fd_);
+      ::unlink(path_.c_str());
     }
-    p += n;
-    left -= static_cast<usize>(n);
   }
-  if (::close(fd) != 0 && error == 0) error = errno;
-  if (left != 0 || error != 0) {
+
+  Status open(const std::string& file) {
+    path_ = file;
+    const fs::path path(file);
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) {
+      return fail_at(SourceLocation::text(path.parent_path().string(), 0), ErrorCode::kIo,
+                     "cannot create folder: {}", ec.message());
+    }
     ::unlink(file.c_str());
-    return fail_at(SourceLocation::text(file, 0), ErrorCode::kIo, "cannot write file: {}",
-                   std::strerror(error != 0 ? error : EIO));
+    fd_ = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd_ < 0) return io_error("cannot create file", errno);
+    return ok();
   }
-  return ok();
+
+  Status append(ByteSpan bytes) override { return write_all(bytes, std::nullopt); }
+  Status truncate(u64 size) override {
+    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0 ||
+        ::lseek(fd_, static_cast<off_t>(size), SEEK_SET) < 0) {
+      return io_error("cannot write file", errno);
+    }
+    return ok();
+  }
+  Status write_at(u64 offset, ByteSpan bytes) override { return write_all(bytes, offset); }
+
+  // Closes the file; keeps it only when everything went well.
+  Status finish() {
+    const int fd = std::exchange(fd_, -1);
+    if (::close(fd) != 0) {
+      const int error = errno;
+      ::unlink(path_.c_str());
+      return io_error("cannot write file", error);
+    }
+    return ok();
+  }
+
+ private:
+  Status io_error(std::string_view what, int error) const {
+    return fail_at(SourceLocation::text(path_, 0), ErrorCode::kIo, "{}: {}", what,
+                   std::strerror(error));
+  }
+  Status write_all(ByteSpan bytes, std::optional<u64> offset) {
+    const std::byte* p = bytes.data();
+    usize left = bytes.size();
+    while (left > 0) {
+      const ssize_t n =
+          offset ? ::pwrite(fd_, p, left, static_cast<off_t>(*offset)) : ::write(fd_, p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return io_error("cannot write file", n < 0 ? errno : ENOSPC);  // 0: disk full
+      p += n;
+      left -= static_cast<usize>(n);
+      if (offset) *offset += static_cast<u64>(n);
+    }
+    return ok();
+  }
+
+  std::string path_;
+  int fd_ = -1;
+};
+
+// An error as part of another message: its file (if any) and message, without a second
+// "error:".
+std::string describe(const Error& e) {
+  return e.where().file.empty() ? e.message() : fmt::format("{}: {}", e.where().file, e.message());
 }
 
 }  // namespace
@@ -86,6 +128,20 @@ class AssetJob::Output final : public OutputFile {
     return writer_.add_chunk(name, block_type, data, alignment).value;
   }
 
+  u32 add_file_chunk(std::string_view name, u16 block_type, std::string_view path,
+                     u32 alignment) override {
+    if (closed_) {
+      job_.output_error("add_file_chunk on an output file that is already closed");
+      return 0;
+    }
+    if (alignment == 0 || !std::has_single_bit(alignment) || alignment > pack::kMaxAlignment) {
+      job_.output_error(fmt::format("chunk alignment {} is not a power of two up to {}", alignment,
+                                    pack::kMaxAlignment));
+      return 0;
+    }
+    return writer_.add_file_chunk(name, block_type, fs::path(path), alignment).value;
+  }
+
   void add_item(std::string_view name, std::string_view type, u32 primary_chunk) override {
     if (closed_) {
       job_.output_error("add_item on an output file that is already closed");
@@ -100,23 +156,47 @@ class AssetJob::Output final : public OutputFile {
       return false;
     }
     closed_ = true;
-    Result<ByteBuffer> bytes = writer_.to_bytes();
-    if (!bytes) {
-      job_.output_error(bytes.error().message());
+    // Stamped before writing, as if read back then (the racy-file rule re-hashes it if needed).
+    const s64 now = wall_clock_ns();
+    // In memory (the usual case), the pack is made before the old intermediate is replaced, so a
+    // writer error leaves it in place.
+    std::optional<ByteBuffer> bytes;
+    std::optional<u64> hash;
+    if (!writer_.has_streamed_data()) {
+      Result<ByteBuffer> made = writer_.to_bytes();
+      if (!made) {
+        job_.output_error(made.error().message());
+        return false;
+      }
+      hash = content_hash(*made);
+      bytes = std::move(*made);
+    }
+    IntermediateFile file;
+    Status s = file.open(job_.output_path());
+    if (s) {
+      // Streamed chunks (add_file_chunk) go to the file in pieces; the content hash is then
+      // taken by reading the file back in pieces, never holding it whole.
+      s = bytes ? file.append(*bytes) : writer_.write_to(file);
+    }
+    if (s) s = file.finish();
+    if (!s) {
+      job_.output_error(describe(s.error()));
       return false;
     }
-    // Hash what is written; stamp it after writing, as if it had been read back.
-    const s64 now = wall_clock_ns();
-    if (Status s = write_intermediate(job_.output_path(), *bytes); !s) {
-      job_.output_error(s.error().to_string());
-      return false;
+    if (!hash) {
+      const Result<FileRecord> read_back = hash_file(job_.output_path());
+      if (!read_back) {
+        job_.output_error(describe(read_back.error()));
+        return false;
+      }
+      hash = read_back->hash;
     }
     const std::optional<FileStamp> stamp = stat_file(job_.output_path());
     if (!stamp) {
       job_.output_error("the intermediate vanished after writing");
       return false;
     }
-    job_.output_written(FileRecord{*stamp, content_hash(*bytes), now});
+    job_.output_written(FileRecord{*stamp, *hash, now});
     return true;
   }
 

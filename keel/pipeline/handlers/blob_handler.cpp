@@ -10,6 +10,12 @@
 #include <system_error>
 
 namespace keel::pipeline {
+namespace {
+// Sources above this size are streamed into the intermediate (OutputFile::add_file_chunk); the
+// smaller ones are read whole, which costs nothing extra since the host keeps the contents of
+// sources up to 8 MiB from hashing them (find_source) for read_file.
+constexpr u64 kStreamBlobAbove = u64{8} << 20;
+}  // namespace
 
 using text::kNumber;
 using text::kString;
@@ -65,12 +71,21 @@ bool build_blob(BuildContext& ctx) {
                                      name, source_at.text, size, limit));
     return false;
   }
-  Result<std::string> bytes = ctx.read_file(*path);
-  if (!bytes) return false;
-  OutputFile* out = ctx.create_output();
-  if (out == nullptr) return false;
-  const u32 chunk = out->add_chunk(name, block_type, as_bytes(*bytes), alignment);
-  std::string().swap(*bytes);  // the writer has its copy: free the source before packing it
+  OutputFile* out = nullptr;
+  u32 chunk = 0;
+  if (!ec && size > kStreamBlobAbove) {
+    // Copied from the file in pieces when the output is closed: memory does not grow with it.
+    out = ctx.create_output();
+    if (out == nullptr) return false;
+    chunk = out->add_file_chunk(name, block_type, *path, alignment);
+  } else {
+    // Small: the host kept the bytes it hashed (one read of the file, no second open).
+    Result<std::string> bytes = ctx.read_file(*path);
+    if (!bytes) return false;
+    out = ctx.create_output();
+    if (out == nullptr) return false;
+    chunk = out->add_chunk(name, block_type, as_bytes(*bytes), alignment);
+  }
   if (chunk == 0) {
     out->close();
     return false;
