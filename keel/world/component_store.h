@@ -21,9 +21,11 @@
 
 #include "keel/core/assert.h"
 #include "keel/core/types.h"
+#include "keel/world/detail/entity_slot.h"
 #include "keel/world/entity.h"
 #include "keel/world/listeners.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <span>
@@ -64,9 +66,18 @@ class StoreBase;
 struct Group {
   std::vector<StoreBase*> stores;
   u32 size = 0;
+  u32 next_size = 0;  // World::flush's bulk end: the size once every owned store is compacted
+  // Per entity slot, how many of the owned types the entity has: adding a component decides
+  // whether the entity completes the group with one counter, not a search of every store.
+  std::vector<u8> owned;
 
-  void on_added(u32 entity_index);     // after a component of an owned type was added
+  // After a new component of an owned type was added (not a replacement).
+  void on_added(u32 entity_index) {
+    if (entity_index >= owned.size()) owned.resize(entity_index + 1, 0);
+    if (++owned[entity_index] == stores.size()) join(entity_index);
+  }
   void on_removing(u32 entity_index);  // before a component of an owned type is removed
+  void join(u32 entity_index);         // the entity has every owned type: move it into [0, size)
 };
 
 class StoreBase {
@@ -93,6 +104,10 @@ class StoreBase {
 
   // Removes the entity's component now (World::flush calls this; game code uses World::remove).
   virtual void erase(Entity e) = 0;
+  // Removes the components of every entity whose slot is dying, in one pass that keeps the
+  // order of the others (World::flush, when it ends many entities at once). `group_prefix` is
+  // the store's group size before the pass; returns how many of those entities remain.
+  virtual u32 erase_dying(std::span<const detail::EntitySlot> slots, u32 group_prefix) = 0;
   // The component's bytes for hashing and saving (trivially copyable types), else empty.
   virtual std::span<const std::byte> bytes_of(u32 dense) const = 0;
   virtual usize component_size() const = 0;
@@ -197,6 +212,32 @@ class ComponentStore final : public StoreBase {
     data_.pop_back();
   }
 
+  u32 erase_dying(std::span<const detail::EntitySlot> slots, u32 group_prefix) override {
+    const u32 n = size();
+    u32 r = 0;
+    while (r < n && !slots[entities_[r].index].dying) ++r;  // nothing moves before the first
+    u32 w = r;
+    u32 kept_prefix = std::min(r, group_prefix);
+    for (; r < n; ++r) {
+      const Entity e = entities_[r];
+      if (slots[e.index].dying) {
+        sparse_[e.index] = kNone;
+        if (group_ != nullptr) --group_->owned[e.index];
+        continue;
+      }
+      data_[w] = std::move(data_[r]);
+      entities_[w] = e;
+      serials_[w] = serials_[r];
+      sparse_[e.index] = w;
+      ++w;
+      if (r < group_prefix) ++kept_prefix;
+    }
+    data_.erase(data_.begin() + w, data_.end());
+    entities_.resize(w);
+    serials_.resize(w);
+    return kept_prefix;
+  }
+
   std::span<const std::byte> bytes_of(u32 dense) const override {
     if constexpr (std::is_trivially_copyable_v<C>) {
       return std::as_bytes(std::span(&data_[dense], 1));
@@ -217,7 +258,10 @@ class ComponentStore final : public StoreBase {
     }
   }
   void clear() override {
-    for (const Entity e : entities_) sparse_[e.index] = kNone;
+    for (const Entity e : entities_) {
+      sparse_[e.index] = kNone;
+      if (group_ != nullptr) --group_->owned[e.index];
+    }
     entities_.clear();
     serials_.clear();
     data_.clear();

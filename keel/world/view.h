@@ -10,7 +10,9 @@
 //   [0, group size) of every owned store, in the same order: the loop walks parallel dense
 //   arrays with no lookup and no test (the speed of a plain structure-of-arrays loop);
 // - sparse: otherwise the smallest store drives and each of its entities is looked up in the
-//   others (one array read per type), skipping the entities that miss one.
+//   others (one sparse-array read per type), skipping the entities that miss one; the lookup
+//   gives the components' places, so nothing is searched twice. each() has one loop per
+//   possible driver (chosen at compile time), which tests only the other stores.
 // A view allocates nothing. Dead entities are never visited: killing ends an entity's
 // components at World::flush(), and a view does not keep anything between iterations.
 //
@@ -25,8 +27,10 @@
 #include "keel/world/component_store.h"
 #include "keel/world/entity.h"
 
+#include <array>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace keel::world {
 
@@ -41,6 +45,9 @@ template <typename... Cs>
 class View {
   static_assert(sizeof...(Cs) >= 1, "a view needs at least one component type");
   static_assert(detail::kDistinct<Cs...>, "a view names each component type once");
+  static constexpr usize N = sizeof...(Cs);
+  using Indices = std::index_sequence_for<Cs...>;
+  using Dense = std::array<u32, N>;  // where the current entity's components are, per type
 
  public:
   using Stores = std::tuple<ComponentStore<Cs>*...>;
@@ -56,12 +63,7 @@ class View {
         call(fn, first()->entities_[i], std::get<ComponentStore<Cs>*>(stores_)->data_[i]...);
       }
     } else {
-      for (u32 i = 0; i < walk.count; ++i) {
-        const Entity e = walk.driver->entities_[i];
-        if (others_contain(stores_, walk.driver, e.index)) {
-          call(fn, e, pick<Cs>(stores_, walk.driver, i, e.index)...);
-        }
-      }
+      each_sparse(fn, walk, Indices{});
     }
   }
 
@@ -71,6 +73,7 @@ class View {
   struct Walk {
     const StoreBase* driver = nullptr;
     u32 count = 0;
+    u32 driver_slot = 0;  // the driver's position in Cs
     bool grouped = false;
   };
 
@@ -79,10 +82,10 @@ class View {
   class Iterator {
    public:
     using value_type = std::tuple<Entity, Cs&...>;
-    value_type operator*() const { return View::at(stores_, walk_, index_); }
+    value_type operator*() const { return deref(Indices{}); }
     Iterator& operator++() {
       ++index_;
-      if (!walk_.grouped) View::skip(stores_, walk_, index_);
+      if (!walk_.grouped) skip();
       return *this;
     }
     bool operator==(Sentinel) const { return index_ >= walk_.count; }
@@ -90,11 +93,26 @@ class View {
    private:
     friend class View;
     Iterator(const Stores& stores, typename View::Walk walk) : stores_(stores), walk_(walk) {
-      if (!walk_.grouped) View::skip(stores_, walk_, index_);
+      if (!walk_.grouped) skip();
     }
+    // The next entity (from index_ on) that every store holds; fills dense_ on the way.
+    void skip() {
+      for (; index_ < walk_.count; ++index_) {
+        if (View::find_all(stores_, walk_, index_, dense_)) return;
+      }
+    }
+    template <usize... Is>
+    value_type deref(std::index_sequence<Is...>) const {
+      if (walk_.grouped) {
+        return {walk_.driver->entities_[index_], std::get<Is>(stores_)->data_[index_]...};
+      }
+      return {walk_.driver->entities_[index_], std::get<Is>(stores_)->data_[dense_[Is]]...};
+    }
+
     Stores stores_;  // a copy: the loop keeps it in registers
     typename View::Walk walk_;
     u32 index_ = 0;
+    Dense dense_{};  // the sparse walk's places of the current entity (find_all)
   };
   Iterator begin() { return Iterator(stores_, start()); }
   Sentinel end() const { return {}; }
@@ -112,43 +130,63 @@ class View {
 
   Walk start() const {
     const Group* group = first()->group_;
-    const bool grouped = group != nullptr && group->stores.size() == sizeof...(Cs) &&
+    const bool grouped = group != nullptr && group->stores.size() == N &&
                          ((std::get<ComponentStore<Cs>*>(stores_)->group_ == group) && ...);
-    if (grouped) return {first(), group->size, true};
-    const StoreBase* driver = first();
-    ((driver = std::get<ComponentStore<Cs>*>(stores_)->size() < driver->size()
-                   ? std::get<ComponentStore<Cs>*>(stores_)
-                   : driver),
+    if (grouped) return {first(), group->size, 0, true};
+    return smallest(Indices{});
+  }
+  template <usize... Is>
+  Walk smallest(std::index_sequence<Is...>) const {
+    Walk w{first(), first()->size(), 0, false};
+    ((std::get<Is>(stores_)->size() < w.count
+          ? void(w = Walk{std::get<Is>(stores_), std::get<Is>(stores_)->size(), u32(Is), false})
+          : void()),
      ...);
-    return {driver, driver->size(), false};
+    return w;
   }
 
-  // Whether the stores other than the driver (which holds the entity) have it too.
-  static bool others_contain(const Stores& stores, const StoreBase* driver, u32 entity_index) {
+  // Whether every store holds the entity at the driver's position `index`; fills `dense` with
+  // where (the driver's own is `index`): one sparse-array read per other store, and the
+  // component references come from it with no second search.
+  static bool find_all(const Stores& stores, const Walk& walk, u32 index, Dense& dense) {
+    const u32 entity_index = walk.driver->entities_[index].index;
+    return find_all_impl(stores, walk.driver_slot, index, entity_index, dense, Indices{});
+  }
+  template <usize... Is>
+  static bool find_all_impl(const Stores& stores, u32 driver_slot, u32 index, u32 entity_index,
+                            Dense& dense, std::index_sequence<Is...>) {
     return (
-        (std::get<ComponentStore<Cs>*>(stores) == driver ||
-         std::get<ComponentStore<Cs>*>(stores)->dense_index(entity_index) != StoreBase::kNone) &&
+        (dense[Is] = Is == driver_slot ? index : std::get<Is>(stores)->dense_index(entity_index),
+         dense[Is] != StoreBase::kNone) &&
         ...);
   }
-  // The driver's own component is at the walk's index: no lookup.
-  template <typename C>
-  static C& pick(const Stores& stores, const StoreBase* driver, u32 index, u32 entity_index) {
-    ComponentStore<C>* s = std::get<ComponentStore<C>*>(stores);
-    return s->data_[s == driver ? index : s->sparse_[entity_index]];
+
+  // The sparse walk, with the driver chosen at compile time: one instantiation per possible
+  // driver, so the loop tests only the other stores and takes the driver's component directly.
+  template <typename Fn, usize... Is>
+  void each_sparse(Fn& fn, const Walk& walk, std::index_sequence<Is...>) {
+    ((walk.driver_slot == Is ? each_driven_by<Is>(fn, walk.count) : void()), ...);
   }
-  static void skip(const Stores& stores, const Walk& walk, u32& index) {
-    while (index < walk.count &&
-           !others_contain(stores, walk.driver, walk.driver->entities_[index].index)) {
-      ++index;
+  template <usize K, typename Fn>
+  void each_driven_by(Fn& fn, u32 count) {
+    auto* driver = std::get<K>(stores_);
+    for (u32 i = 0; i < count; ++i) {
+      const Entity e = driver->entities_[i];
+      Dense dense;
+      if (find_others<K>(e.index, i, dense, Indices{})) {
+        visit(fn, e, dense, Indices{});
+      }
     }
   }
-  static std::tuple<Entity, Cs&...> at(const Stores& stores, const Walk& walk, u32 index) {
-    if (walk.grouped) {
-      return {std::get<0>(stores)->entities_[index],
-              std::get<ComponentStore<Cs>*>(stores)->data_[index]...};
-    }
-    const Entity e = walk.driver->entities_[index];
-    return {e, pick<Cs>(stores, walk.driver, index, e.index)...};
+  template <usize K, usize... Is>
+  bool find_others(u32 entity_index, u32 index, Dense& dense, std::index_sequence<Is...>) const {
+    return ((dense[Is] = Is == K ? index : std::get<Is>(stores_)->dense_index(entity_index),
+             Is == K || dense[Is] != StoreBase::kNone) &&
+            ...);
+  }
+  template <typename Fn, usize... Is>
+  void visit(Fn& fn, Entity e, const Dense& dense, std::index_sequence<Is...>) {
+    call(fn, e, std::get<Is>(stores_)->data_[dense[Is]]...);
   }
 
   template <typename Fn>

@@ -126,6 +126,78 @@ TEST_P(Views, CreatingDuringAWalkIsSafe) {
   EXPECT_EQ(visits, 4u + 204u);
 }
 
+// Killing many entities at once (a quarter of the live ones or more) compacts every store in one
+// pass; a few kills swap-remove one by one. Both keep the survivors' components, handles, group
+// order and views exact.
+TEST_P(Views, ManyAndFewKillsKeepTheSurvivors) {
+  World world;
+  if (GetParam()) {
+    ASSERT_TRUE((world.group<Position, Velocity>()));
+  }
+  constexpr u32 kCount = 100;
+  std::vector<Entity> es;
+  std::vector<ComponentHandle<Position>> handles;
+  for (u32 i = 0; i < kCount; ++i) {
+    es.push_back(world.create());
+    world.create<Position>(es[i], f32(i), 0.f);
+    if (i % 3 != 0) world.create<Velocity>(es[i], f32(i), 1.f);
+    if (i % 5 == 0) world.create<Rare>(es[i], int(i));
+    handles.push_back(world.handle<Position>(es[i]));
+  }
+  const auto check = [&](const char* when) {
+    SCOPED_TRACE(when);
+    std::vector<u32> expected;
+    for (u32 i = 0; i < kCount; ++i) {
+      if (!world.alive(es[i])) {
+        EXPECT_EQ(world.get(handles[i]), nullptr);
+        EXPECT_EQ(world.get<Position>(es[i]), nullptr);
+        continue;
+      }
+      EXPECT_EQ(deref(world.get(handles[i])).x, f32(i)) << "a survivor's handle still works";
+      EXPECT_EQ(world.has<Velocity>(es[i]), i % 3 != 0);
+      EXPECT_EQ(deref(world.get<Velocity>(es[i])).x, i % 3 != 0 ? f32(i) : 0.f);
+      EXPECT_EQ(deref(world.get<Rare>(es[i])).id, i % 5 == 0 ? int(i) : 0);
+      if (i % 3 != 0) expected.push_back(es[i].index);
+    }
+    EXPECT_EQ(visited(world), expected);
+    usize each_count = 0;
+    world.view<Position, Velocity>().each([&](Entity e, Position& p, Velocity& v) {
+      EXPECT_EQ(p.x, v.x);
+      EXPECT_EQ(p.x, f32(e.index));
+      ++each_count;
+    });
+    EXPECT_EQ(each_count, expected.size());
+    if (const Group* g = world.store<Position>().group()) {
+      EXPECT_EQ(g->size, expected.size());
+      const auto pe = world.store<Position>().entities();
+      const auto ve = world.store<Velocity>().entities();
+      for (u32 i = 0; i < g->size; ++i) ASSERT_EQ(pe[i], ve[i]);
+    }
+  };
+  for (u32 i = 0; i < kCount; i += 2) {  // half: the one-pass compaction
+    ASSERT_NE(world.props(es[i]), nullptr);
+    world.kill(es[i]);
+  }
+  world.remove<Velocity>(es[1]);  // a removal in the same flush, before the kills
+  world.flush();
+  EXPECT_EQ(world.size(), kCount / 2);
+  world.create<Velocity>(es[1], 1.f, 1.f);
+  check("after 50 kills");
+  ASSERT_NE(world.props(es[25]), nullptr);
+  world.kill(es[7]);  // a few: one by one
+  world.kill(es[25]);
+  world.flush();
+  check("after 2 more kills");
+  EXPECT_EQ(world.size(), kCount / 2 - 2);
+  for (u32 k = 0; k < 3; ++k) {  // slots 25, 7, then 98: nothing of the old entities shows
+    const Entity fresh = world.create();
+    EXPECT_FALSE(world.has<Position>(fresh));
+    EXPECT_FALSE(world.has<Velocity>(fresh));
+    EXPECT_FALSE(world.has<Rare>(fresh));
+    EXPECT_EQ(world.find_props(fresh), nullptr);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(World, Views, ::testing::Values(false, true), [](const auto& param_info) {
   return param_info.param ? "Grouped" : "Sparse";
 });

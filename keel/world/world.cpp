@@ -22,11 +22,8 @@ u32 next_event_type_index() {
 
 // --- groups -------------------------------------------------------------------------------------
 
-void Group::on_added(u32 entity_index) {
-  for (const StoreBase* s : stores) {
-    if (s->dense_index(entity_index) == StoreBase::kNone) return;
-  }
-  if (stores.front()->dense_index(entity_index) < size) return;  // already in (a replacement)
+void Group::join(u32 entity_index) {
+  if (stores.front()->dense_index(entity_index) < size) return;  // already in
   for (StoreBase* s : stores) {
     const u32 d = s->dense_index(entity_index);
     if (d != size) s->swap_dense(d, size);  // a new entity that completes the group: none
@@ -35,8 +32,9 @@ void Group::on_added(u32 entity_index) {
 }
 
 void Group::on_removing(u32 entity_index) {
-  const u32 d = stores.front()->dense_index(entity_index);
-  if (d == StoreBase::kNone || d >= size) return;
+  const bool member = owned[entity_index] == stores.size();
+  --owned[entity_index];
+  if (!member) return;
   --size;
   for (StoreBase* s : stores) {
     const u32 di = s->dense_index(entity_index);
@@ -125,6 +123,30 @@ void World::destroy_entity(Entity e) {
   free_slot(e.index);
 }
 
+// Ends the killed entities (flush step 4, after the removed and done components). A few kills
+// are cheapest one by one (swap-remove in each store, a group swaps its member out first); when
+// they are many (a quarter of the live entities or more), every store is compacted in a single
+// pass over its dense arrays instead — no per-entity search of the stores, no group swaps.
+void World::destroy_killed() {
+  if (pending_kills_.empty()) return;
+  if (pending_kills_.size() * 4 < live_) {
+    for (const Entity e : pending_kills_) destroy_entity(e);
+    return;
+  }
+  for (const auto& g : groups_) g->next_size = g->size;
+  for (const auto& s : stores_) {
+    if (!s || s->empty()) continue;
+    Group* g = s->group_;
+    const u32 kept = s->erase_dying(slots_, g != nullptr ? g->size : 0);
+    if (g != nullptr) g->next_size = kept;  // the same in every owned store
+  }
+  for (const auto& g : groups_) g->size = g->next_size;
+  for (const Entity e : pending_kills_) {
+    if (e.index < props_.size()) props_[e.index].reset();
+    free_slot(e.index);
+  }
+}
+
 // --- components and groups ----------------------------------------------------------------------
 
 bool World::end_component(StoreBase* store, Entity e, bool done) {
@@ -148,10 +170,17 @@ bool World::make_group(std::span<StoreBase* const> stores) {
   for (StoreBase* s : stores) {
     s->group_ = group.get();
     if (s->size() < driver->size()) driver = s;
+    for (const Entity e : s->entities_) {
+      if (e.index >= group->owned.size()) group->owned.resize(e.index + 1, 0);
+      ++group->owned[e.index];
+    }
   }
   // Walking the driver while swapping is safe: an entity joins at `size`, which is never past
   // the position being visited, and what it displaces was visited already.
-  for (u32 i = 0; i < driver->size(); ++i) group->on_added(driver->entities_[i].index);
+  for (u32 i = 0; i < driver->size(); ++i) {
+    const u32 index = driver->entities_[i].index;
+    if (group->owned[index] == stores.size()) group->join(index);
+  }
   groups_.push_back(std::move(group));
   return true;
 }
@@ -210,7 +239,7 @@ void World::flush() {
     }
   }
   for (const PendingEnd& p : pending_ends_) stores_[p.type]->erase(p.entity);
-  for (const Entity e : pending_kills_) destroy_entity(e);
+  destroy_killed();
   pending_ends_.clear();
   pending_kills_.clear();
   kill_listeners_.compact();

@@ -175,6 +175,7 @@ class World {
   bool group() {
     static_assert(sizeof...(Cs) >= 2, "a group owns two component types or more");
     static_assert(detail::kDistinct<Cs...>, "a group names each component type once");
+    static_assert(sizeof...(Cs) < 256, "a group owns at most 255 component types");
     std::array<StoreBase*, sizeof...(Cs)> stores{&store<Cs>()...};
     return make_group(stores);
   }
@@ -234,11 +235,7 @@ class World {
   static constexpr u32 kLiveBit = 0x100u;  // odd counter above the salt byte: live
   static constexpr u32 kStep = 0x100u;
 
-  struct Slot {
-    u32 generation = 0;  // (counter << 8) | salt, as core/slot_map.h
-    u32 next_free = kNone;
-    bool dying = false;
-  };
+  using Slot = detail::EntitySlot;
   struct PendingEnd {
     Entity entity;
     u32 type = 0;
@@ -263,6 +260,7 @@ class World {
   ListenerId next_listener_id() { return ListenerId{++last_listener_id_}; }
   bool deliver_events();
   void destroy_entity(Entity e);
+  void destroy_killed();
   void free_slot(u32 index);
 
   std::vector<Slot> slots_;
