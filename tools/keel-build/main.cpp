@@ -3,12 +3,17 @@
 //   keel-build [-p project.kproj] [--platform P]... [--all | DATAFILE...] [-j N]
 //              [--force-rebuild] [--force-repack] [--plugin-path DIR]...
 //              [--intermediate-path DIR] [--image-path DIR] [-v] [--no-progress] [--no-wait]
+//              [--cache URL | --no-cache] [--cache-mode read|readwrite]
 //   keel-build clean [-p project.kproj]          delete every intermediate and data file
 //   keel-build handlers [-p project.kproj]       list the handlers (built-in and plug-ins)
 //
 // Without DATAFILE or --all every data file of the project is built; without --platform, every
 // platform. One keel-build runs per project at a time (a second waits for the first, or refuses
 // with --no-wait); temporaries of a killed build are deleted by the next one and by clean.
+// The shared build cache (keel/pipeline/remote_cache.h): --cache, else $KEEL_CACHE_URL, else the
+// project's Cache("url"); mode --cache-mode, else $KEEL_CACHE_MODE, else read. Credentials only
+// from the environment: $KEEL_CACHE_TOKEN (bearer token) and a netrc file ($KEEL_CACHE_NETRC, else
+// ~/.netrc when it exists).
 // Exit status: 0 success, 1 a build failed, 2 bad usage, project or I/O. The logic lives in
 // keel/pipeline.
 #include "keel/assets/build/asset_handlers.h"
@@ -18,6 +23,8 @@
 #include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/project.h"
 #include "keel/pipeline/registry.h"
+#include "keel/pipeline/remote/http_store.h"
+#include "keel/pipeline/remote_cache.h"
 #include "keel/spatial/build/spatial_handlers.h"
 #include "keel/world/build/world_handlers.h"
 
@@ -28,6 +35,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -51,7 +59,51 @@ struct Options {
   bool verbose = false;
   bool no_progress = false;
   bool no_wait = false;
+  std::string cache_url;
+  std::string cache_mode;
+  bool no_cache = false;
 };
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? std::string(value) : std::string();
+}
+
+// The shared cache the options, environment and project ask for: nullptr for none, false (after
+// printing why) for a bad URL or mode.
+bool open_cache(const Options& o, const Project& project, std::unique_ptr<HttpCacheStore>& store,
+                std::unique_ptr<RemoteCache>& cache) {
+  if (o.no_cache) return true;
+  std::string url = o.cache_url;
+  if (url.empty()) url = environment("KEEL_CACHE_URL");
+  if (url.empty()) url = project.cache_url;
+  if (url.empty()) return true;
+  std::string mode_text = o.cache_mode;
+  if (mode_text.empty()) mode_text = environment("KEEL_CACHE_MODE");
+  if (mode_text.empty()) mode_text = "read";
+  const keel::Result<CacheMode> mode = parse_cache_mode(mode_text);
+  if (!mode) {
+    fmt::print(stderr, "keel-build: {}\n", mode.error().message());
+    return false;
+  }
+  HttpStoreOptions http;
+  http.url = url;
+  http.token = environment("KEEL_CACHE_TOKEN");
+  http.netrc_file = environment("KEEL_CACHE_NETRC");
+  if (http.netrc_file.empty() && !environment("HOME").empty()) {
+    std::error_code ec;
+    const fs::path netrc = fs::path(environment("HOME")) / ".netrc";
+    if (fs::exists(netrc, ec)) http.netrc_file = netrc.string();
+  }
+  keel::Result<std::unique_ptr<HttpCacheStore>> opened = HttpCacheStore::open(std::move(http));
+  if (!opened) {
+    fmt::print(stderr, "keel-build: {}\n", opened.error().message());
+    return false;
+  }
+  store = std::move(*opened);
+  cache = std::make_unique<RemoteCache>(*store, *mode);
+  return true;
+}
 
 std::vector<fs::path> plugin_search_path(const Options& o) {
   std::vector<fs::path> dirs(o.plugin_paths.begin(), o.plugin_paths.end());
@@ -189,14 +241,21 @@ int build(const Options& o) {
   const bool terminal = !o.no_progress && ::isatty(::fileno(stdout)) != 0 &&
                         (term == nullptr || std::string_view(term) != "dumb");
   ConsoleProgress progress(stdout, {.terminal = terminal, .verbose = o.verbose, .width = 100});
+  std::unique_ptr<HttpCacheStore> store;
+  std::unique_ptr<RemoteCache> cache;
+  if (!open_cache(o, *project, store, cache)) return 2;
   Builder builder(*project, handlers,
-                  {.jobs = jobs, .force_rebuild = o.force_rebuild, .force_repack = o.force_repack},
+                  {.jobs = jobs,
+                   .force_rebuild = o.force_rebuild,
+                   .force_repack = o.force_repack,
+                   .remote_cache = cache.get()},
                   &progress);
   const keel::Result<BuildSummary> summary = builder.build_all(platforms, files);
   if (!summary) {
     fmt::print(stderr, "keel-build: {}\n", summary.error().message());
     return 2;
   }
+  if (cache) fmt::print("keel-build: {}\n", cache->summary());
   fmt::print("keel-build: {}\n", summary->to_string());
   return summary->ok() ? 0 : 1;
 }
@@ -223,6 +282,14 @@ int main(int argc, char** argv) {
   app.add_option("--image-path", o.image_path, "override the project's");
   app.add_flag("-v,--verbose", o.verbose, "also list assets that are up to date");
   app.add_flag("--no-progress", o.no_progress, "plain log even on a terminal");
+  app.add_option("--cache", o.cache_url,
+                 "shared build cache, Bazel remote-cache HTTP protocol (default: "
+                 "$KEEL_CACHE_URL, else the project's Cache entry)");
+  app.add_option("--cache-mode", o.cache_mode,
+                 "read (use hits) or readwrite (also upload what is built); default "
+                 "$KEEL_CACHE_MODE, else read")
+      ->check(CLI::IsMember({"read", "readwrite"}));
+  app.add_flag("--no-cache", o.no_cache, "build without the shared cache");
   app.add_flag("--no-wait", o.no_wait,
                "refuse, rather than wait, when another keel-build runs on the project");
 
