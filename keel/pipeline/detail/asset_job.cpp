@@ -267,9 +267,9 @@ bool AssetJob::set_output(std::string_view asset_name) {
 
 bool AssetJob::up_to_date() { return local_up_to_date() || fetch_from_remote(); }
 
-std::string AssetJob::remote_key() const {
+std::string AssetJob::remote_key() {
   ActionInput in{asset_.handler->type, asset_.handler->key, shared_.platform,
-                 asset_name_,          *command_hash_,      {}};
+                 asset_name_,          command_hash(),      {}};
   in.sources.reserve(sources_.size());
   for (const SourceDependency& s : sources_) in.sources.push_back({s.path, s.hash});
   return action_key(in);
@@ -278,7 +278,6 @@ std::string AssetJob::remote_key() const {
 bool AssetJob::fetch_from_remote() {
   RemoteCache* cache = shared_.options.remote_cache;
   if (cache == nullptr || output_rel_.empty() || shared_.options.force_rebuild) return false;
-  command_hash();
   std::string warning;
   std::optional<ByteBuffer> bytes = cache->fetch(remote_key(), warning);
   if (!warning.empty()) log(log::Level::kWarn, warning);

@@ -98,7 +98,7 @@ class AssetJob final : public BuildContext {
   bool local_up_to_date();
   // Remote cache (BuildOptions::remote_cache): the asset's key, a verified download installed
   // as the intermediate, and the upload of what the handler built.
-  std::string remote_key() const;
+  std::string remote_key();
   bool fetch_from_remote();
   void upload_to_remote(u64 build_ns);
 
