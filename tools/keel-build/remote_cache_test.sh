@@ -44,9 +44,11 @@ stop_nginx() {
 }
 trap stop_nginx EXIT
 
-# $1: extra directives for the http block (phase 4 rate-limits requests).
+# $1: the access log's name; $2: extra directives for the http block (phase 4 rate-limits
+# requests).
 start_nginx() {
-  local extra=${1:-}
+  local log=$1
+  local extra=${2:-}
   local limit=""
   [ -n "$extra" ] && limit="limit_req zone=slow burst=100000;"
   # A root master switches its workers to `nobody` unless told otherwise: keep them as root so
@@ -61,7 +63,7 @@ pid $work/nginx.pid;
 error_log $work/logs/error.log;
 events { worker_connections 256; }
 http {
-  access_log $work/logs/access.log;
+  access_log $work/logs/$log;
   client_body_temp_path $work/tmp/body;
   proxy_temp_path $work/tmp/proxy;
   fastcgi_temp_path $work/tmp/fastcgi;
@@ -115,7 +117,7 @@ same_packs() {
 
 wipe() { rm -rf "$work/obj" "$work/image"; }
 
-start_nginx
+start_nginx access.log
 
 echo "== 1. empty cache, readwrite: all misses, uploads"
 build 1 --cache-mode readwrite -j2
@@ -153,17 +155,24 @@ same_packs 3
 
 echo "== 4. server stopped mid-build: one warning, completes locally, identical packs"
 stop_nginx
-# Two requests a second: the build is still asking the server when it stops.
-start_nginx "limit_req_zone \$server_name zone=slow:1m rate=2r/s;"
+# Two requests a second, and the server stops once it has answered two: the build is certainly
+# still asking (every asset asks at least once) when it goes.
+start_nginx access4.log "limit_req_zone \$binary_remote_addr zone=slow:1m rate=2r/s;"
 wipe
 (
-  sleep 1.5
+  for _ in $(seq 1 1200); do
+    [ -f "$work/logs/access4.log" ] && [ "$(wc -l <"$work/logs/access4.log")" -ge 2 ] && break
+    sleep 0.05
+  done
   kill "$nginx_pid"
 ) &
 killer=$!
 build 4 --cache-mode read -j2
 wait "$killer" || true
+wait "$nginx_pid" 2>/dev/null || true
 nginx_pid=""
+[ "$(wc -l <"$work/logs/access4.log")" -lt "$assets" ] ||
+  fail "phase 4: the server answered every asset before it stopped"
 [ "$(grep -c 'is not usable' "$work/out.4")" = 1 ] || fail "phase 4: expected one warning"
 grep -q "unreachable" "$work/out.4" || fail "phase 4: the summary does not say the cache went away"
 same_packs 4
