@@ -40,7 +40,9 @@ bool parse_line(std::string_view& rest, std::string_view name, std::string_view&
   return !value.empty();
 }
 
+// Decimal without leading zeros: one text per value.
 bool parse_u64(std::string_view text, u64& out) {
+  if (text.size() > 1 && text[0] == '0') return false;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
   return ec == std::errc() && end == text.data() + text.size();
 }

@@ -106,6 +106,9 @@ TEST(RemoteCache, ActionRecordRoundTripsAndRejectsGarbage) {
   std::string bad_size = text;
   bad_size.replace(bad_size.find("size 1"), 6, "size -1");
   EXPECT_FALSE(ActionRecord::parse(bad_size));
+  std::string padded = text;
+  padded.replace(padded.find("size 1"), 6, "size 01");
+  EXPECT_FALSE(ActionRecord::parse(padded)) << "one text per record";
   EXPECT_FALSE(ActionRecord::parse(std::string(5000, 'a')));
   EXPECT_TRUE(parse_cache_mode("read"));
   EXPECT_EQ(*parse_cache_mode("readwrite"), CacheMode::kReadWrite);
