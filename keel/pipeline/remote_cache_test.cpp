@@ -115,6 +115,18 @@ TEST(RemoteCache, ActionRecordRoundTripsAndRejectsGarbage) {
   EXPECT_FALSE(parse_cache_mode("write"));
 }
 
+TEST(RemoteCache, ProjectNamesItsCache) {
+  text::Diagnostics diag;
+  std::optional<Project> p = parse_project(
+      "Platform(\"PC\");\nDataFile(\"main.kcmd\");\n"
+      "Cache(\"http://cache.studio.example:8080/keel\");\n",
+      "/tmp/x/cache.kproj", diag);
+  ASSERT_TRUE(p) << diag.render();
+  EXPECT_EQ(p->cache_url, "http://cache.studio.example:8080/keel");
+  EXPECT_FALSE(parse_project("Platform(\"PC\");\nDataFile(\"main.kcmd\");\nCache(8080);\n",
+                             "/tmp/x/bad.kproj", diag));
+}
+
 class RemotePipeline : public Pipeline {
  public:
   ByteBuffer data_file() {
