@@ -217,7 +217,7 @@ std::string RemoteCache::summary() const {
   }
   out += fmt::format(", {} uploaded, {} down, {} up, ~{:.2f} s saved", s.uploads,
                      human_bytes(s.bytes_down), human_bytes(s.bytes_up), s.seconds_saved);
-  if (s.down) out += " (unreachable: off for the rest of the run)";
+  if (s.down) out += " (store failed: off for the rest of the run)";
   return out;
 }
 

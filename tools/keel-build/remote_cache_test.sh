@@ -6,7 +6,10 @@
 #   2. local intermediates and data files wiped, read-only: every asset a hit, no upload, the
 #      data files identical byte for byte
 #   3. one content entry corrupted on the server: reported, built locally, data files identical
-#   4. the server stopped while the build runs (requests are rate-limited so the build is still
+#   4. credentials from the environment: a bearer token ($KEEL_CACHE_TOKEN) and a netrc file
+#      ($KEEL_CACHE_NETRC) for HTTP basic auth; without them the server's 401 is one warning and
+#      the build goes on locally
+#   5. the server stopped while the build runs (requests are rate-limited so the build is still
 #      asking when it goes): one warning, the build completes locally, data files identical
 #
 # Exits 77 (CTest's SKIP_RETURN_CODE) when nginx is not installed.
@@ -44,7 +47,7 @@ stop_nginx() {
 }
 trap stop_nginx EXIT
 
-# $1: the access log's name; $2: extra directives for the http block (phase 4 rate-limits
+# $1: the access log's name; $2: extra directives for the http block (phase 5 rate-limits
 # requests).
 start_nginx() {
   local log=$1
@@ -80,6 +83,15 @@ http {
       create_full_put_path on;
       dav_access user:rw group:r all:r;
     }
+    location /token/ {
+      if (\$http_authorization != "Bearer s3cret") { return 401; }
+      alias $work/root/keel/;
+    }
+    location /basic/ {
+      auth_basic "keel cache";
+      auth_basic_user_file $work/htpasswd;
+      alias $work/root/keel/;
+    }
   }
 }
 EOF
@@ -100,8 +112,9 @@ build() {
   local phase=$1
   shift
   local status=0
+  local cache_url=${CACHE_URL:-$url}
   "$keel_build" -p "$project" --intermediate-path "$work/obj" --image-path "$work/image" \
-    --no-progress --cache "$url" "$@" >"$work/out.$phase" 2>&1 || status=$?
+    --no-progress --cache "$cache_url" "$@" >"$work/out.$phase" 2>&1 || status=$?
   cat "$work/out.$phase"
   [ "$status" -eq 0 ] || fail "phase $phase: keel-build exited with $status"
 }
@@ -153,28 +166,46 @@ grep -Eq "[1-9][0-9]* bad entr" "$work/out.3" || fail "phase 3: no bad entry cou
 [ "$(count 3 2)" = 0 ] || fail "phase 3: expected no misses"
 same_packs 3
 
-echo "== 4. server stopped mid-build: one warning, completes locally, identical packs"
+echo "== 4. credentials from the environment, never the command line"
+echo "artist:$(openssl passwd -apr1 'pa55word')" >"$work/htpasswd"
+printf 'machine 127.0.0.1\nlogin artist\npassword pa55word\n' >"$work/netrc"
+token_url="http://127.0.0.1:$port/token"
+basic_url="http://127.0.0.1:$port/basic"
+wipe
+CACHE_URL=$token_url build 4a --cache-mode read -j2
+grep -q "is not usable (GET .*HTTP 401)" "$work/out.4a" || fail "phase 4a: no warning for the 401"
+[ "$(count 4a 1)" = 0 ] || fail "phase 4a: hits without the token"
+same_packs 4a
+wipe
+CACHE_URL=$token_url KEEL_CACHE_TOKEN=s3cret build 4b --cache-mode read -j2
+[ "$(count 4b 2)" = 0 ] && [ "$(count 4b 1)" -gt 0 ] || fail "phase 4b: the token was not sent"
+wipe
+CACHE_URL=$basic_url KEEL_CACHE_NETRC=$work/netrc build 4c --cache-mode read -j2
+[ "$(count 4c 2)" = 0 ] && [ "$(count 4c 1)" -gt 0 ] || fail "phase 4c: the netrc was not used"
+same_packs 4c
+
+echo "== 5. server stopped mid-build: one warning, completes locally, identical packs"
 stop_nginx
 # Two requests a second, and the server stops once it has answered two: the build is certainly
 # still asking (every asset asks at least once) when it goes.
-start_nginx access4.log "limit_req_zone \$binary_remote_addr zone=slow:1m rate=2r/s;"
+start_nginx access5.log "limit_req_zone \$binary_remote_addr zone=slow:1m rate=2r/s;"
 wipe
 (
   for _ in $(seq 1 1200); do
-    [ -f "$work/logs/access4.log" ] && [ "$(wc -l <"$work/logs/access4.log")" -ge 2 ] && break
+    [ -f "$work/logs/access5.log" ] && [ "$(wc -l <"$work/logs/access5.log")" -ge 2 ] && break
     sleep 0.05
   done
   kill "$nginx_pid"
 ) &
 killer=$!
-build 4 --cache-mode read -j2
+build 5 --cache-mode read -j2
 wait "$killer" || true
 wait "$nginx_pid" 2>/dev/null || true
 nginx_pid=""
-[ "$(wc -l <"$work/logs/access4.log")" -lt "$assets" ] ||
-  fail "phase 4: the server answered every asset before it stopped"
-[ "$(grep -c 'is not usable' "$work/out.4")" = 1 ] || fail "phase 4: expected one warning"
-grep -q "unreachable" "$work/out.4" || fail "phase 4: the summary does not say the cache went away"
-same_packs 4
+[ "$(wc -l <"$work/logs/access5.log")" -lt "$assets" ] ||
+  fail "phase 5: the server answered every asset before it stopped"
+[ "$(grep -c 'is not usable' "$work/out.5")" = 1 ] || fail "phase 5: expected one warning"
+grep -q "store failed: off" "$work/out.5" || fail "phase 5: the summary does not say the cache went away"
+same_packs 5
 
 echo "PASS"
