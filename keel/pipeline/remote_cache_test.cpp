@@ -4,6 +4,7 @@
 #include "keel/pipeline/remote_cache.h"
 #include "keel/core/file.h"
 #include "keel/pipeline/builder.h"
+#include "keel/pipeline/single_asset.h"
 #include "keel/pipeline/testing/pipeline_fixture.h"
 
 #include <gtest/gtest.h>
@@ -248,6 +249,57 @@ TEST_F(RemotePipeline, ForceRebuildDoesNotFetch) {
   ASSERT_TRUE(build({.force_rebuild = true, .remote_cache = &cache}).ok) << messages_;
   EXPECT_EQ(created_, 3u);
   EXPECT_EQ(store_.gets, gets);
+}
+
+TEST_F(RemotePipeline, DirectoryStoreKeepsEntriesAndRefusesBadKeys) {
+  DirectoryCacheStore store(files_.path("store"));
+  const std::string key = sha256_hex(as_bytes("abc"));
+  Result<std::optional<ByteBuffer>> missing = store.get(CacheSpace::kContent, key);
+  ASSERT_TRUE(missing);
+  EXPECT_FALSE(*missing);
+  ASSERT_TRUE(store.put(CacheSpace::kContent, key, as_bytes("abc")));
+  Result<std::optional<ByteBuffer>> got = store.get(CacheSpace::kContent, key);
+  ASSERT_TRUE(got && *got);
+  EXPECT_EQ(keel::to_string(**got), "abc");
+  EXPECT_FALSE(*store.get(CacheSpace::kActions, key)) << "the two spaces are apart";
+  EXPECT_FALSE(store.get(CacheSpace::kContent, "../project.kproj"));
+  EXPECT_FALSE(store.put(CacheSpace::kContent, "../project.kproj", as_bytes("x")));
+}
+
+TEST_F(RemotePipeline, OneAssetBuildsFeedTheDataFileBuildThroughAStore) {
+  ASSERT_TRUE(build().ok) << messages_;
+  const ByteBuffer local = data_file();
+  wipe_intermediates();
+  fs::remove(files_.path("image/PC/main.kpk"));
+
+  DirectoryCacheStore store(files_.path("store"));
+  RemoteCache writer(store, CacheMode::kReadWrite);
+  Result<DataFilePlan> plan = plan_data_file(project(), handlers_, "pc", "main");
+  ASSERT_TRUE(plan) << plan.error().to_string();
+  EXPECT_EQ(plan->platform, "PC");
+  ASSERT_EQ(plan->assets, 3u);
+  EXPECT_EQ(plan->asset_labels[0], "Blob face");
+  ASSERT_EQ(plan->command_files.size(), 2u);  // main.kcmd and the AddFile'd sub.kcmd
+  EXPECT_EQ(plan->command_files[1], files_.path("sub.kcmd"));
+  for (usize i = 0; i < plan->assets; ++i) {
+    Result<OneAssetReport> r =
+        build_one_asset(project(), handlers_, {.remote_cache = &writer}, "PC", "main.kcmd", i);
+    ASSERT_TRUE(r) << r.error().to_string();
+    EXPECT_EQ(r->outcome, AssetOutcome::kBuilt) << r->messages;
+    ASSERT_EQ(r->sources.size(), 1u);
+    EXPECT_TRUE(r->sources[0].is_absolute());
+  }
+  EXPECT_EQ(writer.stats().uploads, 3u);
+  EXPECT_FALSE(fs::exists(files_.path("obj/PC/main/build.kdb")))
+      << "one-asset builds never write it";
+  EXPECT_FALSE(build_one_asset(project(), handlers_, {}, "PC", "main.kcmd", 3));
+  EXPECT_FALSE(plan_data_file(project(), handlers_, "PC", "nothere.kcmd"));
+
+  RemoteCache reader(store, CacheMode::kRead);
+  ASSERT_TRUE(build({.remote_cache = &reader}).ok) << messages_;
+  EXPECT_EQ(created_, 0u);
+  EXPECT_EQ(reader.stats().hits, 3u);
+  EXPECT_EQ(data_file(), local);
 }
 
 }  // namespace
