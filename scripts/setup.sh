@@ -25,8 +25,9 @@ packages=(
   libbox2d-dev
   # platform layer: SDL2 (window, input, renderer, audio); Xvfb runs a real window in tests
   libsdl2-dev xvfb xauth
-  # keel-build's shared HTTP cache: libcurl; nginx (WebDAV PUT) is the cache server in tests
-  libcurl4-openssl-dev nginx
+  # keel-build's shared HTTP cache: libcurl, OpenSSL (SHA-256); nginx (WebDAV PUT) is the cache
+  # server in tests
+  libcurl4-openssl-dev libssl-dev nginx
   # compiler cache: repeated builds of the same sources (scripts/test.sh uses it when present)
   ccache
 )

@@ -32,6 +32,8 @@
 
 namespace keel::pipeline {
 
+class RemoteCache;  // remote_cache.h
+
 struct BuildOptions {
   u32 jobs = 1;                // handler threads
   bool force_rebuild = false;  // every intermediate counts as out of date
@@ -39,6 +41,9 @@ struct BuildOptions {
   // A data file's block may hold at most this many bytes (the readers' limit, 1 GiB): assets
   // that together make a larger block fail before the repack copies anything.
   u64 max_block_length = u64{1} << 30;
+  // A shared cache of intermediates (remote_cache.h), asked when an intermediate is not up to
+  // date locally (not with force_rebuild) and, in read-write mode, given what was built.
+  RemoteCache* remote_cache = nullptr;
 };
 
 struct BuildSummary {

@@ -145,6 +145,8 @@ std::optional<Project> parse_project(std::string source, const fs::path& file,
       if (text::check_command(cmd, diag, {kString})) {
         project.plugins.push_back({std::string(cmd.param(0)->text), cmd.location()});
       }
+    } else if (cmd.is("Cache")) {
+      if (text::check_command(cmd, diag, {kString})) project.cache_url = cmd.param(0)->text;
     } else if (cmd.is("DataFile")) {
       if (!text::check_command(cmd, diag, {kString}, {.min_params = 1, .variadic = true})) {
         continue;
@@ -155,7 +157,7 @@ std::optional<Project> parse_project(std::string source, const fs::path& file,
     } else {
       diag.error(cmd,
                  "unknown project command `{}` (Project, DataPath, IntermediatePath, ImagePath, "
-                 "Platform, IncludePath, Plugin, DataFile)",
+                 "Platform, IncludePath, Plugin, DataFile, Cache)",
                  cmd.text);
     }
   }

@@ -51,6 +51,7 @@ struct Project {
   std::vector<std::string> data_files;  // command files relative to data_path
   IncludePaths include_paths;
   std::vector<PluginReference> plugins;
+  std::string cache_url;  // Cache("http://..."): the shared build cache (remote_cache.h)
 
   // The platform as declared (matching case-insensitively), or nullopt.
   std::optional<std::string> find_platform(std::string_view platform) const;

@@ -3,21 +3,35 @@
 //   keel-build [-p project.kproj] [--platform P]... [--all | DATAFILE...] [-j N]
 //              [--force-rebuild] [--force-repack] [--plugin-path DIR]...
 //              [--intermediate-path DIR] [--image-path DIR] [-v] [--no-progress] [--no-wait]
+//              [--cache URL | --no-cache] [--cache-mode read|readwrite]
 //   keel-build clean [-p project.kproj]          delete every intermediate and data file
 //   keel-build handlers [-p project.kproj]       list the handlers (built-in and plug-ins)
+//   keel-build export-ninja -o build.ninja [--platform P]... [DATAFILE...]
+//                                                the build as a Ninja file: one edge per asset
+//                                                command, one repack edge per data file
+//   keel-build asset PLATFORM DATAFILE INDEX --store DIR [--depfile F] [--stamp F]
+//                                                one asset command (what the Ninja edges run)
 //
 // Without DATAFILE or --all every data file of the project is built; without --platform, every
 // platform. One keel-build runs per project at a time (a second waits for the first, or refuses
 // with --no-wait); temporaries of a killed build are deleted by the next one and by clean.
+// The shared build cache (keel/pipeline/remote_cache.h): --cache, else $KEEL_CACHE_URL, else the
+// project's Cache("url"); mode --cache-mode, else $KEEL_CACHE_MODE, else read. Credentials only
+// from the environment: $KEEL_CACHE_TOKEN (bearer token) and a netrc file ($KEEL_CACHE_NETRC, else
+// ~/.netrc when it exists).
 // Exit status: 0 success, 1 a build failed, 2 bad usage, project or I/O. The logic lives in
 // keel/pipeline.
 #include "keel/assets/build/asset_handlers.h"
+#include "keel/core/file.h"
 #include "keel/pipeline/build_lock.h"
 #include "keel/pipeline/builder.h"
 #include "keel/pipeline/console_progress.h"
 #include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/project.h"
 #include "keel/pipeline/registry.h"
+#include "keel/pipeline/remote/http_store.h"
+#include "keel/pipeline/remote_cache.h"
+#include "keel/pipeline/single_asset.h"
 #include "keel/spatial/build/spatial_handlers.h"
 #include "keel/world/build/world_handlers.h"
 
@@ -28,6 +42,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -51,7 +66,68 @@ struct Options {
   bool verbose = false;
   bool no_progress = false;
   bool no_wait = false;
+  std::string cache_url;
+  std::string cache_mode;
+  bool no_cache = false;
+  std::string cache_dir;  // a DirectoryCacheStore instead of HTTP
+  // export-ninja and asset
+  std::string output;
+  std::string store;
+  std::string asset_platform;
+  std::string asset_data_file;
+  std::size_t asset_index = 0;
+  std::string depfile;
+  std::string stamp;
 };
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? std::string(value) : std::string();
+}
+
+// The shared cache the options, environment and project ask for: nullptr for none, false (after
+// printing why) for a bad URL or mode.
+bool open_cache(const Options& o, const Project& project, std::unique_ptr<CacheStore>& store,
+                std::unique_ptr<RemoteCache>& cache) {
+  if (o.no_cache) return true;
+  if (!o.cache_dir.empty()) {
+    const keel::Result<CacheMode> mode =
+        parse_cache_mode(o.cache_mode.empty() ? "read" : o.cache_mode);
+    if (!mode) return false;
+    store = std::make_unique<DirectoryCacheStore>(fs::absolute(o.cache_dir).lexically_normal());
+    cache = std::make_unique<RemoteCache>(*store, *mode);
+    return true;
+  }
+  std::string url = o.cache_url;
+  if (url.empty()) url = environment("KEEL_CACHE_URL");
+  if (url.empty()) url = project.cache_url;
+  if (url.empty()) return true;
+  std::string mode_text = o.cache_mode;
+  if (mode_text.empty()) mode_text = environment("KEEL_CACHE_MODE");
+  if (mode_text.empty()) mode_text = "read";
+  const keel::Result<CacheMode> mode = parse_cache_mode(mode_text);
+  if (!mode) {
+    fmt::print(stderr, "keel-build: {}\n", mode.error().message());
+    return false;
+  }
+  HttpStoreOptions http;
+  http.url = url;
+  http.token = environment("KEEL_CACHE_TOKEN");
+  http.netrc_file = environment("KEEL_CACHE_NETRC");
+  if (http.netrc_file.empty() && !environment("HOME").empty()) {
+    std::error_code ec;
+    const fs::path netrc = fs::path(environment("HOME")) / ".netrc";
+    if (fs::exists(netrc, ec)) http.netrc_file = netrc.string();
+  }
+  keel::Result<std::unique_ptr<HttpCacheStore>> opened = HttpCacheStore::open(std::move(http));
+  if (!opened) {
+    fmt::print(stderr, "keel-build: {}\n", opened.error().message());
+    return false;
+  }
+  store = std::move(*opened);
+  cache = std::make_unique<RemoteCache>(*store, *mode);
+  return true;
+}
 
 std::vector<fs::path> plugin_search_path(const Options& o) {
   std::vector<fs::path> dirs(o.plugin_paths.begin(), o.plugin_paths.end());
@@ -170,6 +246,156 @@ int clean_project(const Options& o) {
   return 0;
 }
 
+// Ninja needs `$`, `:`, spaces and newlines escaped in paths.
+std::string ninja_path(const fs::path& path) {
+  std::string out;
+  for (const char c : path.string()) {
+    if (c == '$' || c == ':' || c == ' ') out += '$';
+    out += c;
+  }
+  return out;
+}
+
+// A variable's value: `$` doubled, line breaks as spaces.
+std::string ninja_value(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '$') out += '$';
+    out += c == '\n' || c == '\r' ? ' ' : c;
+  }
+  return out;
+}
+
+std::string shell_quoted(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The project's build as a Ninja file: per asset command an edge that runs `keel-build asset`
+// (its handler; the result goes into a cache store folder), per data file an edge that runs an
+// ordinary build of it with that folder as its cache (every asset a hit) and repacks.
+int export_ninja(const Options& o) {
+  std::optional<Project> project;
+  HandlerRegistry handlers;
+  if (!load(o, project, handlers)) return 2;
+  const std::vector<std::string>& platforms =
+      o.platforms.empty() ? project->platforms : o.platforms;
+  const std::vector<std::string>& files =
+      o.all || o.data_files.empty() ? project->data_files : o.data_files;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path ninja_dir = project->intermediate_path / "ninja";
+  const fs::path store = o.store.empty() ? ninja_dir / "store" : fs::absolute(o.store);
+  std::string common = fmt::format("-p {} --no-progress", shell_quoted(project->file.string()));
+  common +=
+      fmt::format(" --intermediate-path {}", shell_quoted(project->intermediate_path.string()));
+  if (!o.image_path.empty()) {
+    common += fmt::format(" --image-path {}", shell_quoted(project->image_path.string()));
+  }
+  for (const std::string& dir : o.plugin_paths) {
+    common += fmt::format(" --plugin-path {}", shell_quoted(fs::absolute(dir).string()));
+  }
+  std::string out = fmt::format(
+      "# Generated by keel-build export-ninja from {} (do not edit; export again).\n"
+      "ninja_required_version = 1.10\n"
+      "keel_build = {}\nkeel_args = {}\nstore = {}\n\n"
+      "rule keel_asset\n"
+      "  command = $keel_build $keel_args asset $platform $data_file $index --store $store "
+      "--depfile $out.d --stamp $out\n"
+      "  depfile = $out.d\n  deps = gcc\n"
+      "  description = keel-build asset $platform/$data_file #$index $label\n\n"
+      "rule keel_repack\n"
+      "  command = $keel_build $keel_args --cache-dir $store --cache-mode read "
+      "--platform $platform $data_file\n"
+      "  description = keel-build repack $platform/$data_file\n"
+      "  pool = console\n\n",
+      project->file.string(), shell_quoted(exe.string()), common, shell_quoted(store.string()));
+  std::string all;
+  for (const std::string& platform : platforms) {
+    for (const std::string& file : files) {
+      keel::Result<DataFilePlan> plan = plan_data_file(*project, handlers, platform, file);
+      if (!plan) {
+        fmt::print(stderr, "keel-build: {}\n", plan.error().message());
+        return 2;
+      }
+      std::string inputs = ninja_path(project->file);
+      for (const fs::path& f : plan->command_files) inputs += " " + ninja_path(f);
+      const std::string name = Project::data_file_name(plan->command_file);
+      std::string stamps;
+      for (std::size_t i = 0; i < plan->assets; ++i) {
+        const fs::path stamp = ninja_dir / plan->platform / name / fmt::format("{}.stamp", i);
+        out += fmt::format(
+            "build {}: keel_asset {} | {}\n  platform = {}\n  data_file = {}\n  index = {}\n"
+            "  label = {}\n",
+            ninja_path(stamp), inputs, ninja_path(exe), plan->platform, plan->command_file, i,
+            ninja_value(plan->asset_labels[i]));
+        stamps += " " + ninja_path(stamp);
+      }
+      out += fmt::format("build {}: keel_repack{} | {} {}\n  platform = {}\n  data_file = {}\n\n",
+                         ninja_path(plan->data_file), stamps, inputs, ninja_path(exe),
+                         plan->platform, plan->command_file);
+      all += " " + ninja_path(plan->data_file);
+    }
+  }
+  out += fmt::format("default{}\n", all);
+  const fs::path target = o.output.empty() ? fs::path("build.ninja") : fs::path(o.output);
+  if (keel::Status s = keel::write_file_atomic(target, out); !s) {
+    fmt::print(stderr, "keel-build: {}\n", s.error().to_string());
+    return 2;
+  }
+  fmt::print("keel-build: wrote {}\n", target.string());
+  return 0;
+}
+
+// One asset command (a Ninja edge): its handler, its result into the store folder, a depfile
+// naming what it was made from, a stamp.
+int build_asset(const Options& o) {
+  std::optional<Project> project;
+  HandlerRegistry handlers;
+  if (!load(o, project, handlers)) return 2;
+  if (o.store.empty()) {
+    fmt::print(stderr, "keel-build: asset needs --store DIR\n");
+    return 2;
+  }
+  DirectoryCacheStore store(fs::absolute(o.store));
+  RemoteCache cache(store, CacheMode::kReadWrite);
+  keel::Result<OneAssetReport> r =
+      build_one_asset(*project, handlers, {.jobs = 1, .remote_cache = &cache}, o.asset_platform,
+                      o.asset_data_file, o.asset_index);
+  if (!r) {
+    fmt::print(stderr, "keel-build: {}\n", r.error().message());
+    return 2;
+  }
+  if (!r->messages.empty()) fmt::print(stderr, "{}", r->messages);
+  if (r->outcome == AssetOutcome::kFailed) return 1;
+  if (!o.depfile.empty()) {
+    std::string deps = ninja_path(o.stamp.empty() ? fs::path("asset") : fs::path(o.stamp));
+    deps += ":";
+    for (const fs::path& source : r->sources) {
+      deps += " ";
+      for (const char c : source.string()) {
+        if (c == ' ' || c == '#' || c == '\\') deps += '\\';
+        deps += c;
+      }
+    }
+    deps += "\n";
+    if (keel::Status s = keel::write_file_atomic(o.depfile, deps); !s) {
+      fmt::print(stderr, "keel-build: {}\n", s.error().to_string());
+      return 2;
+    }
+  }
+  if (!o.stamp.empty()) {
+    std::error_code ec;
+    fs::create_directories(fs::path(o.stamp).parent_path(), ec);
+    if (keel::Status s = keel::write_file_atomic(o.stamp, std::string(to_string(r->outcome))); !s) {
+      fmt::print(stderr, "keel-build: {}\n", s.error().to_string());
+      return 2;
+    }
+  }
+  return 0;
+}
+
 int build(const Options& o) {
   std::optional<Project> project;
   HandlerRegistry handlers;
@@ -189,14 +415,21 @@ int build(const Options& o) {
   const bool terminal = !o.no_progress && ::isatty(::fileno(stdout)) != 0 &&
                         (term == nullptr || std::string_view(term) != "dumb");
   ConsoleProgress progress(stdout, {.terminal = terminal, .verbose = o.verbose, .width = 100});
+  std::unique_ptr<CacheStore> store;
+  std::unique_ptr<RemoteCache> cache;
+  if (!open_cache(o, *project, store, cache)) return 2;
   Builder builder(*project, handlers,
-                  {.jobs = jobs, .force_rebuild = o.force_rebuild, .force_repack = o.force_repack},
+                  {.jobs = jobs,
+                   .force_rebuild = o.force_rebuild,
+                   .force_repack = o.force_repack,
+                   .remote_cache = cache.get()},
                   &progress);
   const keel::Result<BuildSummary> summary = builder.build_all(platforms, files);
   if (!summary) {
     fmt::print(stderr, "keel-build: {}\n", summary.error().message());
     return 2;
   }
+  if (cache) fmt::print("keel-build: {}\n", cache->summary());
   fmt::print("keel-build: {}\n", summary->to_string());
   return summary->ok() ? 0 : 1;
 }
@@ -223,17 +456,44 @@ int main(int argc, char** argv) {
   app.add_option("--image-path", o.image_path, "override the project's");
   app.add_flag("-v,--verbose", o.verbose, "also list assets that are up to date");
   app.add_flag("--no-progress", o.no_progress, "plain log even on a terminal");
+  app.add_option("--cache", o.cache_url,
+                 "shared build cache, Bazel remote-cache HTTP protocol (default: "
+                 "$KEEL_CACHE_URL, else the project's Cache entry)");
+  app.add_option("--cache-mode", o.cache_mode,
+                 "read (use hits) or readwrite (also upload what is built); default "
+                 "$KEEL_CACHE_MODE, else read")
+      ->check(CLI::IsMember({"read", "readwrite"}));
+  app.add_flag("--no-cache", o.no_cache, "build without the shared cache");
+  app.add_option("--cache-dir", o.cache_dir,
+                 "a cache store in a folder instead of HTTP (what export-ninja's repack uses)");
   app.add_flag("--no-wait", o.no_wait,
                "refuse, rather than wait, when another keel-build runs on the project");
 
   CLI::App* clean_cmd = app.add_subcommand("clean", "delete every intermediate and data file");
   CLI::App* handlers_cmd = app.add_subcommand("handlers", "list the handlers and plug-ins");
+  CLI::App* export_cmd =
+      app.add_subcommand("export-ninja", "write the build as a Ninja file (edges call keel-build)");
+  export_cmd->add_option("-o,--output", o.output, "the Ninja file (default build.ninja)");
+  export_cmd->add_option("--store", o.store,
+                         "folder where asset edges leave their results (default "
+                         "<intermediate path>/ninja/store)");
+  CLI::App* asset_cmd = app.add_subcommand("asset", "build one asset command (a Ninja edge)");
+  asset_cmd->add_option("PLATFORM", o.asset_platform)->required();
+  asset_cmd->add_option("DATAFILE_NAME", o.asset_data_file)->required();
+  asset_cmd->add_option("INDEX", o.asset_index, "the asset command's index, 0-based")->required();
+  asset_cmd->add_option("--store", o.store, "the cache store folder")->required();
+  asset_cmd->add_option("--depfile", o.depfile, "write a Makefile-style depfile");
+  asset_cmd->add_option("--stamp", o.stamp, "write this file when done");
   clean_cmd->fallthrough();
   handlers_cmd->fallthrough();
+  export_cmd->fallthrough();
+  asset_cmd->fallthrough();
   app.require_subcommand(0, 1);
 
   CLI11_PARSE(app, argc, argv);
   if (*clean_cmd) return clean_project(o);
   if (*handlers_cmd) return list_handlers(o);
+  if (*export_cmd) return export_ninja(o);
+  if (*asset_cmd) return build_asset(o);
   return build(o);
 }

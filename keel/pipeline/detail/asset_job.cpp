@@ -4,6 +4,7 @@
 #include "keel/pack/writer.h"
 #include "keel/pipeline/detail/include_search.h"
 #include "keel/pipeline/detail/names.h"
+#include "keel/pipeline/remote_cache.h"
 #include "keel/text/document.h"
 #include "keel/text/signature.h"
 
@@ -14,6 +15,7 @@
 
 #include <bit>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -197,6 +199,10 @@ class AssetJob::Output final : public OutputFile {
       return false;
     }
     job_.output_written(FileRecord{*stamp, *hash, now});
+    // Intermediates with streamed chunks (large sources) are not uploaded: the cache client sends
+    // bytes held in memory, which the streamed path exists to avoid.
+    const RemoteCache* cache = job_.shared_.options.remote_cache;
+    if (bytes && cache != nullptr && cache->can_write()) job_.built_bytes_ = std::move(*bytes);
     return true;
   }
 
@@ -341,7 +347,47 @@ bool AssetJob::set_output(std::string_view asset_name) {
   return true;
 }
 
-bool AssetJob::up_to_date() {
+bool AssetJob::up_to_date() { return local_up_to_date() || fetch_from_remote(); }
+
+std::string AssetJob::remote_key() {
+  ActionInput in{asset_.handler->type, asset_.handler->key, shared_.platform,
+                 asset_name_,          command_hash(),      {}};
+  in.sources.reserve(sources_.size());
+  for (const SourceDependency& s : sources_) in.sources.push_back({s.path, s.hash});
+  return action_key(in);
+}
+
+bool AssetJob::fetch_from_remote() {
+  RemoteCache* cache = shared_.options.remote_cache;
+  if (cache == nullptr || output_rel_.empty() || shared_.options.force_rebuild) return false;
+  std::string warning;
+  std::optional<ByteBuffer> bytes = cache->fetch(remote_key(), warning);
+  if (!warning.empty()) log(log::Level::kWarn, warning);
+  if (!bytes) return false;
+  const s64 now = wall_clock_ns();
+  if (Status s = write_intermediate(output_path_, *bytes); !s) {
+    log(log::Level::kWarn,
+        fmt::format("remote cache: cannot install the download: {}", s.error().to_string()));
+    return false;
+  }
+  const std::optional<FileStamp> stamp = stat_file(output_path_);
+  if (!stamp) return false;
+  output_written(FileRecord{*stamp, content_hash(*bytes), now});
+  fetched_ = true;
+  is_up_to_date_ = true;
+  return true;
+}
+
+void AssetJob::upload_to_remote(u64 build_ns) {
+  RemoteCache* cache = shared_.options.remote_cache;
+  if (cache == nullptr || built_bytes_.empty()) return;
+  std::string warning;
+  cache->store(remote_key(), built_bytes_, build_ns, warning);
+  if (!warning.empty()) log(log::Level::kWarn, warning);
+  built_bytes_ = ByteBuffer();
+}
+
+bool AssetJob::local_up_to_date() {
   checked_up_to_date_ = true;
   is_up_to_date_ = false;
   if (output_rel_.empty()) {
@@ -375,6 +421,7 @@ OutputFile* AssetJob::create_output() {
     return nullptr;
   }
   is_up_to_date_ = false;
+  fetched_ = false;
   shared_.outputs_created.fetch_add(1);
   output_ = std::make_unique<Output>(*this);
   return output_.get();
@@ -412,6 +459,7 @@ void AssetJob::output_error(std::string_view message) {
 JobResult AssetJob::run() {
   const text::Token& cmd = *asset_.command;
   bool ok = false;
+  const auto start = std::chrono::steady_clock::now();
   try {
     ok = asset_.handler->fn(*this);
   } catch (const std::exception& e) {
@@ -435,6 +483,11 @@ JobResult AssetJob::run() {
     }
   }
   if (ok && result_.errors != 0) ok = false;  // errors logged through log(kError)
+  if (ok && output_ && written_) {
+    upload_to_remote(static_cast<u64>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now() - start)
+                                          .count()));
+  }
 
   result_.asset_name = std::string(asset_name_);
   if (!ok) {
@@ -444,7 +497,7 @@ JobResult AssetJob::run() {
     }
   } else if (output_rel_.empty()) {
     result_.outcome = AssetOutcome::kNoOutput;
-  } else if (output_) {
+  } else if (output_ || fetched_) {
     result_.outcome = AssetOutcome::kBuilt;
     result_.built =
         IntermediateRecord{std::string(output_rel_), std::string(asset_name_), asset_.handler->type,

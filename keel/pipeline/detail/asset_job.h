@@ -95,6 +95,12 @@ class AssetJob final : public BuildContext {
   Result<FileRecord> file_state(const std::string& path, const FileStamp& stamp,
                                 std::string* content);
   u64 command_hash();
+  bool local_up_to_date();
+  // Remote cache (BuildOptions::remote_cache): the asset's key, a verified download installed
+  // as the intermediate, and the upload of what the handler built.
+  std::string remote_key();
+  bool fetch_from_remote();
+  void upload_to_remote(u64 build_ns);
 
   JobShared& shared_;
   usize index_;
@@ -116,6 +122,8 @@ class AssetJob final : public BuildContext {
   std::unique_ptr<Output> output_;
   bool output_closed_ = false;
   std::optional<FileRecord> written_;
+  bool fetched_ = false;    // the intermediate came from the remote cache
+  ByteBuffer built_bytes_;  // what the handler wrote, kept for the upload (read-write cache)
 };
 
 }  // namespace keel::pipeline
