@@ -58,16 +58,14 @@ bool parse(int argc, char** argv, Options& o) {
   return !o.data.empty();
 }
 
-void print_summary(const keel::voidfarer::Sim& scene, unsigned frames) {
+void print_summary(const keel::voidfarer::Sim& scene) {
   const keel::voidfarer::FrameSummary s = scene.summary();
-  const keel::voidfarer::SystemTimes& t = scene.times();
-  const double ms = 1000.0 / frames;
   fmt::print(
-      "frame {} step {}{} entities {} bullets {} enemies {} killed {} particles {} | ms/frame "
-      "steering {:.3f} physics {:.3f} particles {:.3f} events {:.3f}\n",
+      "frame {} step {}{} entities {} bullets {} enemies {} killed {} particles {} score {} "
+      "hull {:.0f}/{:.0f}{}\n",
       s.frame, s.wave_step, s.chain_finished ? " (done)" : "", s.live_entities, s.bullets,
-      s.enemies, s.killed, s.particles, t.steering * ms, t.physics * ms, t.particles * ms,
-      t.events * ms);
+      s.enemies, s.killed, s.particles, s.score, s.hull, s.hull_max,
+      s.player_alive ? "" : " (destroyed)");
 }
 
 keel::Status shoot(keel::platform::Window& window, keel::platform::Renderer& renderer,
@@ -124,13 +122,11 @@ int main(int argc, char** argv) {
     view = std::move(*made);
     std::filesystem::create_directories(options.out);
   }
-  unsigned since = 0;
   for (unsigned long frame = 1; frame <= options.frames; ++frame) {
     if (keel::Status st = s.step(s.autopilot()); !st) {
       fmt::print(stderr, "frame {}: {}\n", frame, st.error().to_string());
       return 1;
     }
-    ++since;
     if (view && frame % options.screenshot_every == 0) {
       const std::filesystem::path path =
           std::filesystem::path(options.out) / fmt::format("frame_{:05}.png", frame);
@@ -145,9 +141,7 @@ int main(int argc, char** argv) {
       fmt::print("hash {} {:016x} {:016x} {:016x}\n", frame, parts[0], parts[1], parts[2]);
     }
     if (frame % 60 == 0 || frame == options.frames) {
-      print_summary(s, since);
-      s.reset_times();
-      since = 0;
+      print_summary(s);
     }
   }
   fmt::print("final hash {:016x}\n", s.state_hash());
