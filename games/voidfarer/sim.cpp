@@ -22,7 +22,7 @@ namespace {
 using world::Entity;
 using world::Vec2;
 
-constexpr f32 kPlayerRange = 800;  // the autopilot fires at enemies nearer than this
+constexpr f32 kPlayerRange = 800;    // the autopilot fires at enemies nearer than this
 constexpr f32 kCloseDistance = 220;  // the autopilot backs off from an enemy nearer than this
 constexpr f32 kChaseDistance = 420;  // and thrusts toward one farther than this
 constexpr f32 kPlayerBulletSpeed = 900;

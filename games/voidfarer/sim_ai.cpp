@@ -20,7 +20,7 @@ using world::Vec2;
 constexpr f32 kDt = Sim::kDt;
 constexpr f32 kEnemyRange = Sim::kEnemyRange;
 constexpr f32 kFleetDistance = 400;  // fleets keep half a screen from the player
-constexpr f32 kOverDistance = 90;    // a bomber is "over" the player inside it
+constexpr f32 kOverDistance = 200;   // a bomber is "over" the player inside it (bomb run)
 constexpr f32 kSpinAhead = 1.2f;     // radians: a spinning ship always wants to be this far on
 
 // Events the game sends to the FSMs (see data/assets/ai/fighter.fsm).

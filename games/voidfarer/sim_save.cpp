@@ -261,7 +261,7 @@ Status Game::load(save::SaveFile& f, StagedParticles& staged) {
   if (st) st = f.get_value(pools);
   if (st && pools != particles_.pool_count()) return bad("particle effects differ from the pack's");
   for (u32 p = 0; st && p < pools; ++p) {
-    st = get_count(f, n, 36);
+    st = get_count(f, n, 32);  // position, velocity, age, end age, colour, size
     if (st && n > particles_.pool(p).capacity()) return bad("too many particles");
     for (u32 i = 0; st && i < n; ++i) {
       StagedParticle q;

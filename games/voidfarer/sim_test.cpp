@@ -3,6 +3,8 @@
 // voidfarer_data fixture (VOIDFARER_DATA).
 #include "sim.h"
 
+#include "keel/world/components.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -40,6 +42,13 @@ void replay(Sim& sim, const std::vector<Controls>& controls) {
   for (const Controls& c : controls) ASSERT_TRUE(sim.step(c));
 }
 
+// Every ship (entities with Health), in store order.
+std::vector<world::Entity> ships(const Sim& sim) {
+  auto& w = const_cast<world::World&>(sim.world());  // store<C>() makes missing stores
+  const auto& e = w.store<Health>().entities();
+  return {e.begin(), e.end()};
+}
+
 const world::Transform& player_at(const Sim& sim) {
   const world::Transform* t = sim.world().get<world::Transform>(sim.player());
   EXPECT_NE(t, nullptr);
@@ -63,32 +72,68 @@ TEST(Voidfarer, SameControlsGiveTheSameHash) {
   EXPECT_NE(c->state_hash(), a->state_hash());
 }
 
-TEST(Voidfarer, SaveMidWaveContinuesToTheSameHash) {
-  auto a = make();
-  ASSERT_TRUE(a);
-  fly(*a, 240);
-  const FrameSummary mid = a->summary();
+// Saves `a` now, runs `after` on it, loads the save into a fresh sim, runs the same controls:
+// every state and the final hash must agree.
+void save_and_continue(Sim& a, const std::vector<Controls>& after, std::string_view file) {
+  const FrameSummary mid = a.summary();
   ASSERT_GT(mid.enemies, 0u) << "the save must be taken during a wave";
-  const std::filesystem::path path = temp_file("mid_wave.sav");
-  ASSERT_TRUE(a->save(path));
-  const u64 at_save = a->state_hash();
-  const std::vector<Controls> after = fly(*a, 240);
+  const std::filesystem::path path = temp_file(file);
+  ASSERT_TRUE(a.save(path));
+  const u64 at_save = a.state_hash();
+  std::vector<std::string> states;
+  for (const world::Entity e : ships(a)) states.emplace_back(a.ai_state(e));
 
   auto b = make();
   ASSERT_TRUE(b);
-  ASSERT_TRUE(b->load_save(path));
+  const Status loaded = b->load_save(path);
+  ASSERT_TRUE(loaded) << loaded.error().to_string();
   EXPECT_EQ(b->state_hash(), at_save);
   EXPECT_EQ(b->summary().frame, mid.frame);
   EXPECT_EQ(b->summary().score, mid.score);
+  EXPECT_EQ(b->summary().killed, mid.killed);
   EXPECT_EQ(b->summary().wave_step, mid.wave_step);
+  EXPECT_EQ(b->player(), a.player());
+  const std::vector<world::Entity> loaded_ships = ships(*b);
+  ASSERT_EQ(loaded_ships.size(), states.size());
+  for (usize i = 0; i < states.size(); ++i) EXPECT_EQ(b->ai_state(loaded_ships[i]), states[i]);
+
+  replay(a, after);
   replay(*b, after);
-  EXPECT_EQ(b->state_hash(), a->state_hash());
-  EXPECT_EQ(b->summary().killed, a->summary().killed);
-  EXPECT_EQ(b->summary().score, a->summary().score);
-  EXPECT_EQ(b->summary().wave_step, a->summary().wave_step);
-  for (const world::Entity e : a->world().store<Health>().entities()) {
-    EXPECT_EQ(b->ai_state(e), a->ai_state(e));
+  EXPECT_EQ(b->state_hash(), a.state_hash());
+  EXPECT_EQ(b->summary().killed, a.summary().killed);
+  EXPECT_EQ(b->summary().score, a.summary().score);
+  EXPECT_EQ(b->summary().wave_step, a.summary().wave_step);
+  EXPECT_EQ(b->summary().hull, a.summary().hull);
+}
+
+// Two saves: amid the fighters (state machines in several states, IfRandom's dice in play) and
+// amid the bombers' runs (their script's reload and stick counters mid-cycle; the player sits
+// still so that the bombers reach it).
+TEST(Voidfarer, SaveMidWaveContinuesToTheSameHash) {
+  auto fighters = make();
+  ASSERT_TRUE(fighters);
+  fly(*fighters, 100);
+  auto twin = make();
+  ASSERT_TRUE(twin);
+  const std::vector<Controls> after = fly(*twin, 260);
+  save_and_continue(*fighters, std::vector<Controls>(after.begin() + 100, after.end()),
+                    "mid_wave_a.sav");
+
+  auto bombers = make();
+  ASSERT_TRUE(bombers);
+  while (bombers->summary().wave_step < 1 && bombers->summary().frame < 1200) {
+    ASSERT_TRUE(bombers->step(bombers->autopilot()));
   }
+  ASSERT_EQ(bombers->summary().wave_step, 1u);
+  // The bombers close in on the sitting player; the save falls amid a stick of bombs (the
+  // fighters' last shots are gone after 90 frames).
+  for (int i = 0; i < 120; ++i) ASSERT_TRUE(bombers->step({}));
+  while (bombers->summary().bullets == 0 && bombers->summary().frame < 1500) {
+    ASSERT_TRUE(bombers->step({}));
+  }
+  ASSERT_GT(bombers->summary().bullets, 0u) << "no bombs";
+  for (int i = 0; i < 8; ++i) ASSERT_TRUE(bombers->step({}));
+  save_and_continue(*bombers, std::vector<Controls>(150), "mid_wave_b.sav");
 }
 
 TEST(Voidfarer, CorruptSaveChangesNothing) {
@@ -154,7 +199,7 @@ TEST(Voidfarer, HardDifficultyTakesAbilitiesAway) {
   EXPECT_NEAR(player_at(*hard).position.x, 0, 0.01);
   // Enemies are the same on every level.
   const auto enemy_hp = [](const Sim& s) {
-    for (const world::Entity e : s.world().store<Health>().entities()) {
+    for (const world::Entity e : ships(s)) {
       if (e != s.player()) return s.world().get<Health>(e)->max;
     }
     return 0.0f;
@@ -228,7 +273,7 @@ TEST(Voidfarer, AiStateMachinesRun) {
   auto sim = make();
   ASSERT_TRUE(sim);
   std::vector<world::Entity> fighters;
-  for (const world::Entity e : sim->world().store<Health>().entities()) {
+  for (const world::Entity e : ships(*sim)) {
     if (!sim->ai_state(e).empty()) fighters.push_back(e);
   }
   ASSERT_EQ(fighters.size(), 10u);
