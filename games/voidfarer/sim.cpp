@@ -134,7 +134,6 @@ Status Sim::load(const std::filesystem::path& pack_path) {
 // and the tracked component types (state hash and saves).
 Status Game::init() {
   fsm_env_ = std::make_unique<fsm::Environment>(functions_, options_.seed ^ 0xF5A1u);
-  fsm_env_->set_error_handler([](fsm::FsmInstance&, std::string_view) {});
   brains_ = std::make_unique<world::FsmBindings>(world_, fsms_, *fsm_env_);
   script_bindings_ = std::make_unique<world::ScriptBindings>(world_, registry_, defs_);
   if (Status st = script_bindings_->add_commands(commands_); !st) return st;

@@ -1,9 +1,10 @@
 // Quick-save and quick-load through keel/save. One session holds, in order:
-//   "VFSV" and a version; the World (World::save: entity table and tracked components); the
-//   PhysicsState object (Box2D bodies, joints, touching contacts); then the game's own data:
-//   counters and score, the player, the chain's progress, the FSMs' dice, every FSM instance's
-//   snapshot (in attach order), every script's name and variables, the untracked components
-//   (Sprite, Obstacle, Audio, HudElement: raw bytes in store order), and the live particles.
+//   "VFSV", a version and the difficulty (a save loads only on its own); the World (World::save:
+//   entity table and tracked components); the PhysicsState object (Box2D bodies, joints, touching
+//   contacts); then the game's own data: counters and score, the player, the chain's progress, the
+//   FSMs' dice, every FSM instance's snapshot (in attach order), every script's name and variables,
+//   the untracked components (Sprite, Obstacle, Audio, HudElement: raw bytes in store order), and
+//   the live particles.
 // A load builds a fresh Game (sim.h), restores into it and swaps it in only when the whole file
 // was read and checked; the particles (shared with the pack) are staged and put back last.
 #include "game.h"
@@ -85,6 +86,7 @@ Status get_store(save::SaveFile& f, world::World& w, Check&& check) {
 Status Game::save(save::SaveFile& f) {
   Status st = f.put_value(kMagic);
   if (st) st = f.put_value(kVersion);
+  if (st) st = f.put_value(options_.difficulty);
   if (st) st = world_.save(f);
   std::unique_ptr<world::PhysicsState> physics = physics_.physics().save_state();
   if (st) {
@@ -158,6 +160,13 @@ Status Game::load(save::SaveFile& f, StagedParticles& staged) {
   Status st = f.get_value(magic);
   if (st) st = f.get_value(version);
   if (st && (magic != kMagic || version != kVersion)) return bad("not a Voidfarer quick-save");
+  Difficulty difficulty = Difficulty::kNormal;
+  if (st) st = f.get_value(difficulty);
+  if (st && difficulty != options_.difficulty) {
+    return fail(ErrorCode::kInvalidArgument,
+                "quick-save: the save was made on another difficulty ({} here, {} in the file)",
+                static_cast<int>(options_.difficulty), static_cast<int>(difficulty));
+  }
   if (st) st = world_.load(f);
   if (st) st = f.process_objects();
   if (!st) return st;

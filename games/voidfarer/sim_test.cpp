@@ -165,6 +165,12 @@ TEST(Voidfarer, CorruptSaveChangesNothing) {
     EXPECT_EQ(a->summary().frame, summary.frame);
     EXPECT_EQ(a->summary().score, summary.score);
   }
+  // A save loads only on its own difficulty.
+  auto hard = make(Difficulty::kHard);
+  ASSERT_TRUE(hard);
+  const u64 hard_hash = hard->state_hash();
+  EXPECT_FALSE(hard->load_save(path));
+  EXPECT_EQ(hard->state_hash(), hard_hash);
   // The untouched game goes on, and the good file still loads.
   fly(*a, 10);
   EXPECT_TRUE(a->load_save(path));
