@@ -220,7 +220,9 @@ void Game::connect_events() {
   world::connect_particle_bursts(world_);
   // Shots: the shooter's Audio cue for "shoot" ("laser"), at the muzzle.
   world::connect_audio(world_);
-  world_.on_kill([this](world::World&, Entity e) { std::erase(brain_order_, e); });
+  world_.on_kill([this](world::World& w, Entity e) {
+    if (w.get<Brain>(e) != nullptr) std::erase(brain_order_, e);  // bullets die by the hundred
+  });
   world_.on<world::PlaySound>([this](world::World& w, const world::PlaySound& p) {
     const world::Transform* t = w.get<world::Transform>(p.source);
     sounds_.push_back({.sound = p.sound.value,

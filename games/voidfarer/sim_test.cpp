@@ -159,7 +159,17 @@ TEST(Voidfarer, CorruptSaveChangesNothing) {
   const std::filesystem::path cut = temp_file("corrupt_cut.sav");
   std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
 
-  for (const auto& bad : {flipped, cut, temp_file("no_such_file.sav")}) {
+  std::vector<std::filesystem::path> bad_files = {flipped, cut, temp_file("no_such_file.sav")};
+  for (usize i = 1; i < 12; ++i) {  // more cuts and flips all over the file
+    const usize at = bytes.size() * i / 12;
+    bad_files.push_back(temp_file("corrupt_cut_" + std::to_string(i) + ".sav"));
+    std::ofstream(bad_files.back(), std::ios::binary) << bytes.substr(0, at);
+    std::string flip = bytes;
+    flip[at] = static_cast<char>(flip[at] ^ 0x01);
+    bad_files.push_back(temp_file("corrupt_flip_" + std::to_string(i) + ".sav"));
+    std::ofstream(bad_files.back(), std::ios::binary) << flip;
+  }
+  for (const auto& bad : bad_files) {
     EXPECT_FALSE(a->load_save(bad)) << bad;
     EXPECT_EQ(a->state_hash(), before) << bad;
     EXPECT_EQ(a->summary().frame, summary.frame);
