@@ -36,6 +36,11 @@ class Game {
     bool spin = false;    // turn on the spot
   };
 
+  // The bit of each behaviour name in one FSM's behaviour word (0: the FSM has no such name).
+  struct BehaviourBits {
+    u32 seek = 0, charge = 0, flee = 0, fire = 0, aim = 0, spin = 0;
+  };
+
   explicit Game(Sim& sim);
   ~Game();
   Game(const Game&) = delete;
@@ -75,6 +80,7 @@ class Game {
   void spin_enemies();
   void behave(world::Entity e, const world::Transform& t, const Behaviour& b);
   const world::Transform* live_player() const;
+  const BehaviourBits& behaviour_bits(const fsm::FsmDef& def);
 
   void register_components();
   void connect_events();
@@ -112,6 +118,7 @@ class Game {
   std::vector<world::Entity> enemies_;
   std::vector<std::pair<world::Entity, f32>> headings_;  // spinning and aiming ships (this frame)
   std::vector<SoundEvent> sounds_;
+  std::vector<std::pair<const fsm::FsmDef*, BehaviourBits>> behaviour_bits_;  // by FSM
   u64 frame_ = 0;
   u32 killed_ = 0;
   u64 score_ = 0;

@@ -8,6 +8,7 @@
 #include "keel/world/motion.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -120,15 +121,46 @@ void Game::run_brains() {
   brains_->run();
   for (auto [e, brain, t] : world_.view<Brain, world::Transform>()) {
     if (world_.dying(e) || brain.fsm == nullptr) continue;
-    const fsm::FsmInstance& f = *brain.fsm;
+    const BehaviourBits& bits = behaviour_bits(brain.fsm->fsm());
+    const u32 word = brain.fsm->behavior();
     behave(e, t,
-           Behaviour{.seek = f.has_behavior("seek"),
-                     .charge = f.has_behavior("charge"),
-                     .flee = f.has_behavior("flee"),
-                     .fire = f.has_behavior("fire"),
-                     .aim = f.has_behavior("aim"),
-                     .spin = f.has_behavior("spin")});
+           Behaviour{.seek = (word & bits.seek) != 0,
+                     .charge = (word & bits.charge) != 0,
+                     .flee = (word & bits.flee) != 0,
+                     .fire = (word & bits.fire) != 0,
+                     .aim = (word & bits.aim) != 0,
+                     .spin = (word & bits.spin) != 0});
   }
+}
+
+// The bits of the behaviours the game knows in an FSM's behaviour word (found by name once per
+// FSM: FsmInstance::has_behavior compares names on every call).
+const Game::BehaviourBits& Game::behaviour_bits(const fsm::FsmDef& def) {
+  for (const auto& [known, bits] : behaviour_bits_) {
+    if (known == &def) return bits;
+  }
+  BehaviourBits bits;
+  const auto bit_of = [&](std::string_view name) {
+    for (u32 b = 0; b < def.behavior_count() && b < 32; ++b) {
+      const std::string_view have = def.behavior_name(b);
+      if (have.size() == name.size() &&
+          std::equal(have.begin(), have.end(), name.begin(), [](char x, char y) {
+            return std::tolower(static_cast<unsigned char>(x)) ==
+                   std::tolower(static_cast<unsigned char>(y));
+          })) {
+        return u32{1} << b;
+      }
+    }
+    return u32{0};
+  };
+  bits = {.seek = bit_of("seek"),
+          .charge = bit_of("charge"),
+          .flee = bit_of("flee"),
+          .fire = bit_of("fire"),
+          .aim = bit_of("aim"),
+          .spin = bit_of("spin")};
+  behaviour_bits_.emplace_back(&def, bits);
+  return behaviour_bits_.back().second;
 }
 
 // Bombers: the script's inputs (over, hp), one run of the Machine, its outputs (drop, flee).
