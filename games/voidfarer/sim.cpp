@@ -329,16 +329,14 @@ Controls Game::autopilot() const {
   const Vec2 lead = nearest->position + nearest->velocity * (best / kPlayerBulletSpeed);
   const Vec2 to = lead - t->position;
   f32 want = std::atan2(to.y, to.x);
-  // Too close: back off (reverse thrust; without it, turn away and fly off).
+  // Too close: back off with reverse thrust; without it (Hard), stand and fight.
   const bool close = best < kCloseDistance;
-  if (close && !abilities_.reverse) want += std::numbers::pi_v<f32>;
   const f32 error = world::angle_difference(t->angle, want);
   if (error > 0.04f) c.left = true;
   if (error < -0.04f) c.right = true;
   const bool ahead = std::abs(error) < 0.5f;
   if (close) {
     c.reverse = abilities_.reverse;
-    c.thrust = !abilities_.reverse && ahead;
   } else {
     c.thrust = ahead && best > kChaseDistance;
   }
