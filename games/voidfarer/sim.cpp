@@ -1,9 +1,11 @@
-#include "sim.h"
+#include "game.h"
 
 #include "keel/assets/font.h"
 #include "keel/assets/sound.h"
 #include "keel/assets/texture.h"
 #include "keel/core/hash.h"
+#include "keel/fsm/compiled.h"
+#include "keel/profile/profile.h"
 #include "keel/spatial/group_culling.h"
 #include "keel/world/components.h"
 #include "keel/world/systems.h"
@@ -11,7 +13,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <numbers>
 #include <string_view>
 #include <utility>
@@ -22,19 +23,14 @@ namespace {
 using world::Entity;
 using world::Vec2;
 
-constexpr f32 kPlayerRange = 900;  // the player fires at enemies nearer than this
-constexpr f32 kEnemyRange = 600;   // enemies fire at a player nearer than this
-constexpr f32 kFleetDistance = 400;
-constexpr f32 kFleeDistance = 350;   // the player runs from a fleet centre nearer than this
-constexpr f32 kChaseDistance = 600;  // and chases the nearest enemy when it is farther
-
-// Seconds spent in `fn`, added to `total`.
-template <typename Fn>
-void timed(f64& total, Fn&& fn) {
-  const auto start = std::chrono::steady_clock::now();
-  fn();
-  total += std::chrono::duration<f64>(std::chrono::steady_clock::now() - start).count();
-}
+constexpr f32 kPlayerRange = 800;    // the autopilot fires at enemies nearer than this
+constexpr f32 kCloseDistance = 220;  // the autopilot backs off from an enemy nearer than this
+constexpr f32 kChaseDistance = 420;  // and thrusts toward one farther than this
+constexpr f32 kPlayerBulletSpeed = 900;
+constexpr f32 kBulletDamage = Sim::kBulletDamage;
+constexpr f32 kThrust = Sim::kThrust;
+constexpr f32 kReverseThrust = Sim::kReverseThrust;
+constexpr f32 kTurnRate = Sim::kTurnRate;
 
 bool is_shot(const world::World& w, Entity e) {
   const world::Body* b = w.get<world::Body>(e);
@@ -45,9 +41,33 @@ bool is_shot(const world::World& w, Entity e) {
 }  // namespace
 
 Sim::Sim(const SimOptions& options)
-    : physics_(world_, {.fixed_dt = kDt},
-               *world::collision_filters(spatial::citizen_group_table())),
-      options_(options) {}
+    : options_(options), abilities_(abilities_for(options.difficulty)) {}
+
+Sim::~Sim() = default;
+
+Game::Game(Sim& sim)
+    : options_(sim.options_),
+      abilities_(sim.abilities_),
+      particles_(sim.particles_),
+      defs_(sim.defs_),
+      fsms_(sim.fsms_),
+      scripts_(sim.scripts_),
+      functions_(sim.functions_),
+      waves_(*sim.waves_),
+      physics_(world_, {.fixed_dt = Sim::kDt},
+               *world::collision_filters(spatial::citizen_group_table())) {}
+
+Game::~Game() = default;
+
+Abilities Sim::abilities_for(Difficulty difficulty) {
+  switch (difficulty) {
+    case Difficulty::kEasy:
+      return {.reverse = true, .hull_regen = 6, .shield = 100, .shield_regen = 10};
+    case Difficulty::kNormal: return {.reverse = true, .hull_regen = 1.5f};
+    case Difficulty::kHard: return {.reverse = false, .gun_cooldown_scale = 2, .hull_regen = 0};
+  }
+  return {};
+}
 
 Result<std::unique_ptr<Sim>> Sim::create(const std::filesystem::path& pack_path,
                                          const SimOptions& options) {
@@ -86,9 +106,23 @@ Status Sim::load(const std::filesystem::path& pack_path) {
         return static_cast<void*>(new assets::SoundView(*view));
       },
       [](void* asset) { delete static_cast<assets::SoundView*>(asset); });
-  // The sample pack holds other asset types too: this program leaves them as raw chunks.
-  for (const std::string_view other :
-       {"Blob", "Script", "FSM", "StringTable", "TileMap", "Mesh", "BSP"}) {
+  // The enemies' AI: compiled FSMs go into the library (linked below), script libraries into
+  // scripts_ (the Machine borrows them).
+  loader_.register_type(pack::type_hash("FSM"), [this](pack::SetupContext& ctx) -> Result<void*> {
+    Result<fsm::CompiledFsms> image = fsm::CompiledFsms::from_bytes(ctx.primary());
+    if (!image) return Unexpected(image.error());
+    if (Status st = fsms_.add(std::move(*image)); !st) return Unexpected(st.error());
+    return static_cast<void*>(&fsms_);
+  });
+  loader_.register_type(pack::type_hash("Script"),
+                        [this](pack::SetupContext& ctx) -> Result<void*> {
+                          Result<script::Library> lib = script::Library::from_bytes(ctx.primary());
+                          if (!lib) return Unexpected(lib.error());
+                          scripts_.push_back(std::make_unique<script::Library>(std::move(*lib)));
+                          return static_cast<void*>(scripts_.back().get());
+                        });
+  // The pack may hold other asset types too: this program leaves them as raw chunks.
+  for (const std::string_view other : {"Blob", "StringTable", "TileMap", "Mesh", "BSP"}) {
     loader_.register_type(pack::type_hash(other), [](pack::SetupContext& ctx) -> Result<void*> {
       return static_cast<void*>(const_cast<std::byte*>(ctx.primary().data()));
     });
@@ -97,79 +131,165 @@ Status Sim::load(const std::filesystem::path& pack_path) {
   if (!pack) return Unexpected(pack.error());
   pack_.emplace(std::move(*pack));
   if (Status st = defs_.add_pack(*pack_); !st) return st;
-  const world::ChainDef* waves = world::find_chain(*pack_, "waves");
-  if (waves == nullptr) return fail(ErrorCode::kNotFound, "the pack has no chain `waves`");
+  waves_ = world::find_chain(*pack_, "waves");
+  if (waves_ == nullptr) return fail(ErrorCode::kNotFound, "the pack has no chain `waves`");
+  if (Status st = fsms_.link(); !st) return st;
+  if (Status st = world::FsmBindings::declare_functions(functions_); !st) return st;
+  game_ = std::make_unique<Game>(*this);
+  if (Status st = game_->init(); !st) return st;
+  return game_->start();
+}
 
+// The AI's runtime objects, the components the pack's definitions use, the world's listeners
+// and the tracked component types (state hash and saves).
+Status Game::init() {
+  fsm_env_ = std::make_unique<fsm::Environment>(functions_, options_.seed ^ 0xF5A1u);
+  brains_ = std::make_unique<world::FsmBindings>(world_, fsms_, *fsm_env_);
+  script_bindings_ = std::make_unique<world::ScriptBindings>(world_, registry_, defs_);
+  if (Status st = script_bindings_->add_commands(commands_); !st) return st;
+  vm_ = std::make_unique<script::Machine>(commands_);
+  for (const std::unique_ptr<script::Library>& lib : scripts_) {
+    if (Status st = vm_->add_library(*lib); !st) return st;
+  }
   register_components();
   connect_events();
   world_.track_state<Health>();
+  world_.track_state<Score>();
+  world_.track_state<Shield>();
   world_.track_state<world::Vehicle>();
   world_.track_state<world::Emitter>();
   world_.track_state<world::Gun>();
   world_.track_state<world::Lifetime>();
-
-  Result<Entity> player = world::spawn(world_, registry_, defs_, "player", {0, 0});
-  if (!player) return Unexpected(player.error());
-  player_ = *player;
-  if (const Health* h = world_.get<Health>(player_)) hull_max_ = h->hp;
   chain_ = std::make_unique<world::ChainRunner>(world_, registry_, defs_);
   // Each wave arrives on a ring ahead of the player.
   chain_->set_placer([this](const world::ChainAction&, u32 index, u32 count) {
-    const world::Transform* t = world_.get<world::Transform>(player_);
-    const Vec2 centre = (t != nullptr ? t->position : Vec2{}) + Vec2{700, 0};
+    const Vec2 centre = player_last_ + Vec2{700, 0};
     const f32 angle = 2 * std::numbers::pi_v<f32> * static_cast<f32>(index) /
                       static_cast<f32>(std::max(count, 1u));
     return centre + spatial::from_angle(angle) * (40.0f + 8.0f * static_cast<f32>(count));
   });
   chain_->on_call("boss_music", [] {});
   chain_->on_call("victory", [] {});
-  return chain_->start(*waves);
+  return ok();
 }
 
-void Sim::register_components() {
+Status Game::start() {
+  Result<Entity> player = world::spawn(world_, registry_, defs_, "player", {0, 0});
+  if (!player) return Unexpected(player.error());
+  player_ = *player;
+  if (const Health* h = world_.get<Health>(player_)) hull_max_ = h->hp;
+  // The difficulty's abilities (see Abilities): the gun's rate and a shield on Easy.
+  if (world::Gun* gun = world_.get<world::Gun>(player_)) {
+    gun->cooldown *= abilities_.gun_cooldown_scale;
+  }
+  if (abilities_.shield > 0) {
+    world_.create<Shield>(player_, Shield{.charge = abilities_.shield,
+                                          .capacity = abilities_.shield,
+                                          .regen = abilities_.shield_regen,
+                                          .sound = {}});
+  }
+  return chain_->start(waves_);
+}
+
+void Game::register_components() {
   world::register_world_components(registry_);
   world::register_system_components(registry_, particles_);
   registry_.add<Health>("Health", [](const world::Params& p) {
-    return Health{.hp = p.number("hp", 1), .armour = p.number("armour", 0)};
+    const f32 hp = std::max(p.number("hp", 1), 1.0f);
+    return Health{.hp = hp, .armour = p.number("armour", 0), .max = hp};
   });
-  // Shields, scripts and state machines are not part of this scene: accepted and ignored.
-  for (const std::string_view ignored : {"Shield", "Script", "Fsm"}) {
-    registry_.add(ignored, [](world::World&, Entity, const world::Params&) { return ok(); });
-  }
+  registry_.add<Score>("Score",
+                       [](const world::Params& p) { return Score{.points = p.number("points")}; });
+  registry_.add<Shield>("Shield", [](const world::Params& p) {
+    const f32 capacity = p.number("capacity");
+    return Shield{.charge = capacity,
+                  .capacity = capacity,
+                  .regen = p.number("regen"),
+                  .sound = runtime_id(p.text("sound"))};
+  });
+  // Fsm("Fighter"): an FsmInstance from the bindings, reached through the Brain component.
+  registry_.add("Fsm", [this](world::World& w, Entity e, const world::Params& p) -> Status {
+    Result<fsm::FsmInstance*> brain = brains_->attach(e, p.text("name"));
+    if (!brain) return Unexpected(brain.error());
+    w.create<Brain>(e, Brain{*brain});
+    brain_order_.push_back(e);
+    return ok();
+  });
+  // Script("bomber_ai"): the script runs in vm_ for its entity (world::EntityScript).
+  registry_.add("Script", [this](world::World& w, Entity e, const world::Params& p) -> Status {
+    const std::string_view name = p.text("name");
+    Result<script::InstanceId> id = script_bindings_->attach(*vm_, e, name);
+    if (!id) return Unexpected(id.error());
+    w.create<ScriptName>(e, ScriptName{string_hash(name)});
+    return ok();
+  });
 }
 
-void Sim::connect_events() {
+void Game::connect_events() {
   world::connect_bullet_spawner(world_, registry_, defs_, &failed_shots_);
   world::connect_particle_bursts(world_);
+  // Shots: the shooter's Audio cue for "shoot" ("laser"), at the muzzle.
+  world::connect_audio(world_);
+  world_.on_kill([this](world::World& w, Entity e) {
+    if (w.get<Brain>(e) != nullptr) std::erase(brain_order_, e);  // bullets die by the hundred
+  });
+  world_.on<world::PlaySound>([this](world::World& w, const world::PlaySound& p) {
+    const world::Transform* t = w.get<world::Transform>(p.source);
+    sounds_.push_back({.sound = p.sound.value,
+                       .position = t != nullptr ? t->position : player_last_,
+                       .volume = p.volume});
+  });
   world_.on<world::ContactEvent>([this](world::World&, const world::ContactEvent& c) {
     if (c.phase == world::ContactPhase::kBegin) on_contact(c.a, c.b);
   });
 }
 
-void Sim::on_contact(Entity a, Entity b) {
+void Game::on_contact(Entity a, Entity b) {
   const bool a_shot = is_shot(world_, a);
   const bool b_shot = is_shot(world_, b);
   if (a_shot && !b_shot) hit(a, b);
   if (b_shot && !a_shot) hit(b, a);
 }
 
-void Sim::hit(Entity shot, Entity ship) {
+void Game::sound(std::string_view name, Vec2 at, f32 volume) {
+  sounds_.push_back({.sound = runtime_id(name).value, .position = at, .volume = volume});
+}
+
+// A shot hits a ship: the shield takes the damage first, then the hull (armour off each hit, at
+// least 1); the ship's FSM hears "hit"; at 0 it dies (explosion, score).
+void Game::hit(Entity shot, Entity ship) {
   if (!world_.alive(shot) || world_.dying(shot)) return;  // spent on another ship this step
   world_.kill(shot);
   Health* h = world_.get<Health>(ship);
   if (h == nullptr || world_.dying(ship)) return;
-  h->hp -= std::max(kBulletDamage - h->armour, 1.0f);
-  if (h->hp > 0) return;
+  const world::Transform* t = world_.get<world::Transform>(ship);
+  const Vec2 at = t != nullptr ? t->position : Vec2{};
+  f32 damage = std::max(kBulletDamage - h->armour, 1.0f);
+  if (Shield* s = world_.get<Shield>(ship)) {
+    const f32 absorbed = std::min(s->charge, damage);
+    s->charge -= absorbed;
+    damage -= absorbed;
+  }
+  h->hp -= damage;
+  if (const Brain* b = world_.get<Brain>(ship)) b->fsm->event("hit");
+  if (h->hp > 0) {
+    sound("hit", at, 0.6f);
+    return;
+  }
   world_.kill(ship);
-  if (ship != player_) ++killed_;
-  if (const world::Transform* t = world_.get<world::Transform>(ship)) burst(t->position);
+  if (ship != player_) {
+    ++killed_;
+    if (const Score* s = world_.get<Score>(ship)) score_ += static_cast<u64>(s->points);
+  }
+  sound("explosion", at);
+  burst(at);
 }
 
-Result<Entity> Sim::spawn(std::string_view definition, Vec2 at) {
+Result<Entity> Game::spawn(std::string_view definition, Vec2 at) {
   return world::spawn(world_, registry_, defs_, definition, at);
 }
 
-void Sim::burst(Vec2 at, std::string_view effect) {
+void Game::burst(Vec2 at, std::string_view effect) {
   const Entity e = world_.create();
   world::Transform where;
   where.position = at;
@@ -178,110 +298,113 @@ void Sim::burst(Vec2 at, std::string_view effect) {
   world_.create<world::Lifetime>(e, world::Lifetime{.remaining = 2, .kill_entity = true});
 }
 
-// The enemies (every entity with Health but the player) and their positions, in store order.
-void Sim::find_enemies() {
-  enemies_.clear();
-  enemy_positions_.clear();
-  const auto& healthy = world_.store<Health>().entities();
-  for (const Entity e : healthy) {
-    const world::Transform* t = world_.get<world::Transform>(e);
-    if (e == player_ || t == nullptr || world_.dying(e)) continue;
-    enemies_.push_back(e);
-    enemy_positions_.push_back(t->position);
-  }
-}
-
-// Skeleton: the player still moves by the old steering autopilot; `fire` pulls the trigger.
-// TODO(voidfarer sim): thrust, reverse and turning from Controls on the player's body.
-void Sim::apply_controls(const Controls& controls) {
-  world::Vehicle* v = world_.get<world::Vehicle>(player_);
+// Thrust and reverse push along the heading; left and right aim the angular velocity at
+// +-kTurnRate (neither: at 0) with a torque; fire holds the trigger. Dead players do nothing.
+void Game::apply_controls(const Controls& controls) {
   const world::Transform* t = world_.get<world::Transform>(player_);
-  world::Gun* gun = world_.get<world::Gun>(player_);
-  if (v == nullptr || t == nullptr) return;
-  // Away from the fleet's centre, facing (and firing at) the nearest enemy.
-  v->weights = {};
-  v->has_threat = !enemies_.empty();
-  v->has_target = !enemies_.empty();
-  if (enemies_.empty()) {
-    if (gun != nullptr) gun->trigger = false;
-    return;
-  }
-  v->threat = world::centre_of(enemy_positions_);
-  usize nearest = 0;
-  for (usize i = 1; i < enemy_positions_.size(); ++i) {
-    if (spatial::length(enemy_positions_[i] - t->position) <
-        spatial::length(enemy_positions_[nearest] - t->position)) {
-      nearest = i;
-    }
-  }
-  v->target = enemy_positions_[nearest];
-  v->face_target = true;
-  // Keeps the fleet at a fighting distance: runs from its centre when it is close, closes in on
-  // the nearest enemy when everything is out of range.
-  const f32 gap = spatial::length(v->target - t->position);
-  v->weights.flee = spatial::length(v->threat - t->position) < kFleeDistance ? 1.0f : 0.0f;
-  v->weights.seek = gap > kChaseDistance ? 1.0f : 0.0f;
-  if (gun != nullptr) gun->trigger = controls.fire;
-  (void)kPlayerRange;
+  if (t == nullptr || world_.dying(player_)) return;
+  player_last_ = t->position;
+  world::Physics& physics = physics_.physics();
+  const f32 mass = physics.mass(player_);
+  const f32 inertia = physics.inertia(player_);
+  const Vec2 heading = spatial::from_angle(t->angle);
+  f32 accel = 0;
+  if (controls.thrust) accel += kThrust;
+  if (controls.reverse && abilities_.reverse) accel -= kReverseThrust;
+  const f32 turn = (controls.left ? 1.0f : 0.0f) - (controls.right ? 1.0f : 0.0f);
+  constexpr f32 kTurnTime = 0.08f;  // seconds to reach the turn rate
+  const f32 torque = inertia * (turn * kTurnRate - t->angular_velocity) / kTurnTime;
+  physics.apply_force(player_, heading * (mass * accel), torque);
+  if (world::Gun* gun = world_.get<world::Gun>(player_)) gun->trigger = controls.fire;
 }
 
-Controls Sim::autopilot() const {
+Controls Game::autopilot() const {
   Controls c;
   const world::Transform* t = world_.get<world::Transform>(player_);
-  if (t == nullptr) return c;
-  for (const Vec2 p : enemy_positions_) {
-    if (spatial::length(p - t->position) < kPlayerRange) c.fire = true;
+  if (t == nullptr || world_.dying(player_)) return c;
+  // The nearest enemy, aimed at where it will be when a shot arrives.
+  auto& w = const_cast<world::World&>(world_);  // store<C>() makes missing stores
+  const world::Transform* nearest = nullptr;
+  f32 best = 0;
+  for (const Entity e : w.store<Health>().entities()) {
+    const world::Transform* et = world_.get<world::Transform>(e);
+    if (e == player_ || et == nullptr || world_.dying(e)) continue;
+    const f32 d = spatial::length(et->position - t->position);
+    if (nearest == nullptr || d < best) {
+      nearest = et;
+      best = d;
+    }
   }
+  if (nearest == nullptr) return c;
+  const Vec2 lead = nearest->position + nearest->velocity * (best / kPlayerBulletSpeed);
+  const Vec2 to = lead - t->position;
+  f32 want = std::atan2(to.y, to.x);
+  // Too close: back off with reverse thrust; without it (Hard), stand and fight.
+  const bool close = best < kCloseDistance;
+  const f32 error = world::angle_difference(t->angle, want);
+  if (error > 0.04f) c.left = true;
+  if (error < -0.04f) c.right = true;
+  const bool ahead = std::abs(error) < 0.5f;
+  if (close) {
+    c.reverse = abilities_.reverse;
+  } else {
+    c.thrust = ahead && best > kChaseDistance;
+  }
+  c.fire = best < kPlayerRange &&
+           std::abs(world::angle_difference(t->angle, std::atan2(to.y, to.x))) < 0.25f;
   return c;
 }
 
-std::vector<SoundEvent> Sim::take_sounds() { return std::exchange(sounds_, {}); }
-
-Status Sim::save(const std::filesystem::path&) const {
-  return fail(ErrorCode::kUnsupported, "quick-save is not written yet");
-}
-
-Status Sim::load_save(const std::filesystem::path&) {
-  return fail(ErrorCode::kUnsupported, "quick-load is not written yet");
-}
-
-// Every enemy seeks the point half a screen from the player (fleet_goal); their own weights add
-// cohesion and separation. Guns fire while the player is in range.
-void Sim::steer_fleet() {
-  const world::Transform* pt = world_.get<world::Transform>(player_);
-  if (pt == nullptr || enemies_.empty()) return;
-  const Vec2 goal =
-      world::fleet_goal(pt->position, world::centre_of(enemy_positions_), kFleetDistance);
-  for (usize i = 0; i < enemies_.size(); ++i) {
-    if (world::Vehicle* v = world_.get<world::Vehicle>(enemies_[i])) {
-      v->target = goal;
-      v->target_velocity = {};
-      v->has_target = true;
-    }
-    if (world::Gun* gun = world_.get<world::Gun>(enemies_[i])) {
-      gun->trigger = spatial::length(pt->position - enemy_positions_[i]) < kEnemyRange;
-    }
+// Hull and shields recharge (the player's hull at the difficulty's rate).
+void Game::regenerate() {
+  if (Health* h = world_.get<Health>(player_); h != nullptr && !world_.dying(player_)) {
+    h->hp = std::min(h->hp + abilities_.hull_regen * Sim::kDt, h->max);
   }
+  world_.view<Shield>().each(
+      [](Shield& s) { s.charge = std::min(s.charge + s.regen * Sim::kDt, s.capacity); });
 }
 
-Status Sim::step(const Controls& controls) {
+Status Game::step(const Controls& controls) {
+  KEEL_PROFILE("sim");
   find_enemies();
-  apply_controls(controls);
-  steer_fleet();
-  world::tick_guns(world_, kDt);
-  timed(times_.steering, [&] {
-    steering_.update(world_, kDt);
+  {
+    KEEL_PROFILE("sim.ai");
+    apply_controls(controls);
+    steer_fleet();
+    run_brains();
+    run_scripts();
+  }
+  world::tick_guns(world_, Sim::kDt);
+  {
+    KEEL_PROFILE("sim.steering");
+    steering_.update(world_, Sim::kDt);
+    spin_enemies();
     world::drive_bodies(world_, physics_);
-  });
-  timed(times_.physics, [&] { physics_.update(kDt); });
-  world::tick_lifetimes(world_, kDt);
-  timed(times_.particles, [&] { world::tick_particles(world_, particles_, kDt); });
-  timed(times_.events, [&] { world_.flush(); });
+  }
+  {
+    KEEL_PROFILE("sim.physics");
+    physics_.update(Sim::kDt);
+  }
+  world::tick_lifetimes(world_, Sim::kDt);
+  {
+    KEEL_PROFILE("sim.particles");
+    world::tick_particles(world_, particles_, Sim::kDt);
+  }
+  {
+    KEEL_PROFILE("sim.events");
+    world_.flush();
+  }
+  regenerate();
   ++frame_;
-  return chain_->running() ? chain_->update(kDt) : ok();
+  return chain_->running() ? chain_->update(Sim::kDt) : ok();
 }
 
-FrameSummary Sim::summary() const {
+std::string_view Sim::ai_state(Entity entity) const {
+  const Game::Brain* b = game_->world_.get<Game::Brain>(entity);
+  return b != nullptr && b->fsm != nullptr ? b->fsm->state_name() : std::string_view{};
+}
+
+FrameSummary Game::summary() const {
   FrameSummary s;
   s.frame = frame_;
   s.wave_step = chain_->step();
@@ -292,7 +415,7 @@ FrameSummary Sim::summary() const {
   s.enemies = w.store<Health>().size() - (world_.alive(player_) ? 1 : 0);
   s.killed = killed_;
   s.particles = particles_.live_count();
-  s.score = u64{killed_} * 100;  // skeleton: 100 per kill
+  s.score = score_;
   s.player_alive = world_.alive(player_) && !world_.dying(player_);
   if (const Health* h = world_.get<Health>(player_)) s.hull = std::max(h->hp, 0.0f);
   s.hull_max = hull_max_;
@@ -300,8 +423,21 @@ FrameSummary Sim::summary() const {
 }
 
 std::array<u64, 3> Sim::hash_parts() const {
-  return {world_.state_hash(), physics_.physics().state_hash(), particles_.state_hash()};
+  return {game_->world_.state_hash(), game_->physics_.physics().state_hash(),
+          particles_.state_hash()};
 }
+
+// The facade: the running game does the work.
+Status Sim::step(const Controls& controls) { return game_->step(controls); }
+Controls Sim::autopilot() const { return game_->autopilot(); }
+FrameSummary Sim::summary() const { return game_->summary(); }
+std::vector<SoundEvent> Sim::take_sounds() { return std::exchange(game_->sounds_, {}); }
+Result<Entity> Sim::spawn(std::string_view definition, Vec2 at) {
+  return game_->spawn(definition, at);
+}
+void Sim::burst(Vec2 at, std::string_view effect) { game_->burst(at, effect); }
+const world::World& Sim::world() const { return game_->world_; }
+Entity Sim::player() const { return game_->player_; }
 
 u64 Sim::state_hash() const {
   const std::array<u64, 3> parts = hash_parts();

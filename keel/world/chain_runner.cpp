@@ -68,6 +68,20 @@ Status ChainRunner::start(const ChainDef& chain) {
   return begin_step();
 }
 
+Status ChainRunner::resume(const ChainDef& chain, Progress progress) {
+  if (Status s = check(chain); !s) return s;
+  if (progress.step > chain.steps.size() || !std::isfinite(progress.step_time) ||
+      progress.step_time < 0) {
+    return fail(ErrorCode::kInvalidArgument, "event chain `{}`: no step {} at time {}", chain.name,
+                progress.step, progress.step_time);
+  }
+  chain_ = &chain;
+  step_ = progress.step;
+  step_time_ = progress.step_time;
+  spawned_ = std::move(progress.spawned);
+  return ok();
+}
+
 Status ChainRunner::begin_step() {
   spawned_.clear();
   step_time_ = 0;

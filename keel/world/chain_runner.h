@@ -45,6 +45,17 @@ class ChainRunner {
   // on its step). Does nothing before start() or after the last step.
   Status update(f32 dt);
 
+  // Save games: where the runner is (the step, its time, what it spawned), and resume(), which
+  // puts a runner back there without running any action (start()'s checks first; a step past
+  // the end, or a step time that is negative or not finite, is kInvalidArgument).
+  struct Progress {
+    usize step = 0;
+    f32 step_time = 0;
+    std::vector<Entity> spawned;
+  };
+  Progress progress() const { return {step_, step_time_, spawned_}; }
+  Status resume(const ChainDef& chain, Progress progress);
+
   bool running() const { return chain_ != nullptr && step_ < chain_->steps.size(); }
   bool finished() const { return chain_ != nullptr && step_ >= chain_->steps.size(); }
   usize step() const { return step_; }                             // index of the current step

@@ -110,6 +110,40 @@ TEST_F(Chains, TheBlogsWaves) {
   EXPECT_EQ(victories, 1);
 }
 
+// A second runner resumed from the first's progress goes on like it, without running actions.
+TEST_F(Chains, ResumeContinuesFromProgress) {
+  ChainDef waves{.name = "waves", .steps = {}};
+  waves.steps.push_back(step({spawn_of("A", 3)}, ChainConditionKind::kDead));
+  waves.steps.push_back(step({spawn_of("B", 2), call_of("boss_music")}, ChainConditionKind::kDead));
+  ASSERT_TRUE(runner.start(waves));
+  kill(3);
+  ASSERT_TRUE(runner.update(0.5f));
+  ASSERT_EQ(runner.step(), 1u);
+  ASSERT_TRUE(runner.update(0.25f));
+  const ChainRunner::Progress progress = runner.progress();
+  EXPECT_EQ(progress.step, 1u);
+  EXPECT_FLOAT_EQ(progress.step_time, 0.25f);
+  ASSERT_EQ(progress.spawned.size(), 2u);
+
+  ChainRunner resumed(world, registry, defs);
+  resumed.on_call("boss_music", [this] { ++music; });
+  resumed.on_call("victory", [] {});
+  ASSERT_TRUE(resumed.resume(waves, progress));
+  EXPECT_EQ(music, 1);  // no start action ran again
+  EXPECT_EQ(count_of("B"), 2u);
+  EXPECT_EQ(resumed.step(), 1u);
+  EXPECT_EQ(resumed.spawned(), progress.spawned);
+  kill(2);
+  ASSERT_TRUE(resumed.update(0.1f));
+  EXPECT_TRUE(resumed.finished());
+
+  // Bad progress changes nothing.
+  ChainRunner bad(world, registry, defs);
+  EXPECT_FALSE(bad.resume(waves, {.step = 3, .step_time = 0, .spawned = {}}));
+  EXPECT_FALSE(bad.resume(waves, {.step = 0, .step_time = -1, .spawned = {}}));
+  EXPECT_FALSE(bad.running());
+}
+
 TEST_F(Chains, DyingEntitiesCountAsDeadBeforeTheFlush) {
   ChainDef c{.name = "c", .steps = {step({spawn_of("A", 2)}, ChainConditionKind::kDead)}};
   ASSERT_TRUE(runner.start(c));

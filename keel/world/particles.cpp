@@ -180,6 +180,10 @@ usize ParticleSystem::live_count() const {
   return n;
 }
 
+ParticlePool& ParticleSystem::pool_for_restore(usize index) {
+  return const_cast<ParticlePool&>(pool(index));
+}
+
 u64 ParticleSystem::state_hash() const {
   Hasher64 h(seed_);
   for (const auto& owned : pools_) {

@@ -107,6 +107,12 @@ class ParticleSystem {
   usize live_count() const;
   // A 64-bit hash of every live particle (positions, velocities, ages, colours, sizes).
   u64 state_hash() const;
+  // Save games: the counter that seeds the next emitter's random stream (with the pools'
+  // particles, ParticlePool::end_ages / restore_particle, all a save needs).
+  u64 emitters_made() const { return emitters_made_; }
+  void set_emitters_made(u64 count) { emitters_made_ = count; }
+  // The pool for writing (restoring a save); same bounds as pool().
+  ParticlePool& pool_for_restore(usize index);
 
  private:
   // `path`: where the entity was a frame ago, relative to now (rate particles are spread on it).

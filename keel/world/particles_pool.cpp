@@ -89,6 +89,22 @@ bool ParticlePool::add(Vec2 position, Vec2 velocity, f32 life) {
   return true;
 }
 
+bool ParticlePool::restore_particle(Vec2 position, Vec2 velocity, f32 age, f32 end_age,
+                                    Rgba8 colour, f32 size) {
+  const bool finite = std::isfinite(position.x) && std::isfinite(position.y) &&
+                      std::isfinite(velocity.x) && std::isfinite(velocity.y) &&
+                      std::isfinite(age) && std::isfinite(end_age) && std::isfinite(size);
+  if (count_ == capacity() || !finite || age < 0) return false;
+  const u32 i = count_++;
+  position_[i] = position;
+  velocity_[i] = velocity;
+  age_[i] = age;
+  life_[i] = end_age;
+  rgba_[i] = colour;
+  size_[i] = size;
+  return true;
+}
+
 void ParticlePool::update(f32 dt) {
   KEEL_ASSERT(dt >= 0, "ParticlePool::update() with dt {} (must be >= 0)", dt);
   if (!(dt >= 0)) dt = 0;  // NaN too

@@ -49,6 +49,11 @@ class ParticlePool {
   std::span<const f32> ages() const { return {age_.data(), count_}; }
   std::span<const Rgba8> colours() const { return {rgba_.data(), count_}; }
   std::span<const f32> sizes() const { return {size_.data(), count_}; }
+  // Save games: each particle's end age (its life less kLifeSlack), and a particle put back
+  // exactly as it was (restore_particle: false when full or for non-finite values).
+  std::span<const f32> end_ages() const { return {life_.data(), count_}; }
+  bool restore_particle(spatial::Vec2 position, spatial::Vec2 velocity, f32 age, f32 end_age,
+                        Rgba8 colour, f32 size);
 
  private:
   friend class ParticleSystem;  // counts the particles it could not add as dropped

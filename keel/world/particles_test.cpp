@@ -51,6 +51,33 @@ TEST(Particles, RateEmitsRateTimesTimeOverFixedSteps) {
   EXPECT_EQ(g.live(), 90u);
 }
 
+// A pool copied particle by particle into another system (a save and a load) hashes and goes on
+// exactly like the original; new emitters continue the same random streams.
+TEST(Particles, RestoredParticlesContinueExactly) {
+  Fixture a(simple(120, 10, 0.7f));
+  for (int i = 0; i < 20; ++i) a.frame(1.0f / 60);
+  ParticleSystem b(1);
+  const EffectId fx = *b.add_effect("fx", simple(120, 10, 0.7f));
+  const ParticlePool& from = a.system.pool(a.effect);
+  ASSERT_GT(from.size(), 0u);
+  for (u32 i = 0; i < from.size(); ++i) {
+    ASSERT_TRUE(b.pool_for_restore(0).restore_particle(from.positions()[i], from.velocities()[i],
+                                                       from.ages()[i], from.end_ages()[i],
+                                                       from.colours()[i], from.sizes()[i]));
+  }
+  b.set_emitters_made(a.system.emitters_made());
+  EXPECT_EQ(b.state_hash(), a.system.state_hash());
+  Emitter copy = a.emitter;
+  for (int i = 0; i < 30; ++i) {
+    a.frame(1.0f / 60);
+    b.update(1.0f / 60);
+    b.emit(copy, a.at, 1.0f / 60);
+  }
+  EXPECT_EQ(b.state_hash(), a.system.state_hash());
+  EXPECT_EQ(b.make_emitter(fx).random, a.system.make_emitter(a.effect).random);
+  EXPECT_FALSE(b.pool_for_restore(0).restore_particle({NAN, 0}, {}, 0, 1, {}, 1));
+}
+
 TEST(Particles, FractionalRateCarriesOverFrames) {
   Fixture f(simple(2.5f, 0));  // 0.25 per frame: one every fourth frame
   u32 seen = 0;

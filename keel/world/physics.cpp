@@ -479,7 +479,8 @@ u64 Physics::state_hash() const {
     const b2Body* b = bodies_[i];
     const f32 v[6] = {b->GetPosition().x,       b->GetPosition().y,       b->GetAngle(),
                       b->GetLinearVelocity().x, b->GetLinearVelocity().y, b->GetAngularVelocity()};
-    const u32 e[2] = {entities_[i].index, entities_[i].generation};
+    // The id without its world's salt (as World::state_hash): worlds built alike hash alike.
+    const u32 e[2] = {entities_[i].index, entities_[i].generation >> 8};
     h.update(e, sizeof e);
     h.update(v, sizeof v);
   }

@@ -137,7 +137,8 @@ class Physics {
   std::span<const ContactEvent> contacts() const { return events_; }
 
   // --- determinism and saves -------------------------------------------------------------------
-  // XXH3 of every body's entity, position, angle and velocities (the b2Bodys' own bits, dense
+  // XXH3 of every body's entity (index and generation without the world's salt, as
+  // World::state_hash), position, angle and velocities (the b2Bodys' own bits, dense
   // order), the turrets' joint angles and the step count.
   u64 state_hash() const;
   // The whole simulation state as a savable object (physics_state.h); rebuilds this b2World from
