@@ -296,7 +296,12 @@ class GameTask final : public kernel::Task {
       if (p_.overlay->visible()) p_.overlay->handle(overlay_events_);
     }
     if (totals_.game_over) return;
-    if (in.pressed("pause")) paused_ = !paused_;
+    if (in.pressed("pause")) {
+      paused_ = !paused_;
+      if (p_.view != nullptr && paused_)
+        p_.view->set_message("PAUSED", "P or Esc resumes, Q quits");
+      if (p_.view != nullptr && !paused_) p_.view->clear_message();
+    }
     if (in.pressed("quicksave")) quick_save();
     if (in.pressed("quickload")) quick_load();
   }
@@ -340,6 +345,7 @@ class GameTask final : public kernel::Task {
       controls = controls_from(*p_.input);
     }
     if (p_.record != nullptr) p_.record->controls.push_back(controls.bits());
+    if (p_.sounds != nullptr) p_.sounds->set_thrust(controls.thrust);
     if (Status st = p_.sim->step(controls); !st) {
       fmt::print(stderr, "voidfarer: step {}: {}\n", totals_.steps + 1, st.error().to_string());
       totals_.failed = true;
@@ -411,9 +417,6 @@ class GameTask final : public kernel::Task {
     const platform::FontId font = p_.view->font();
     const f32 cx = static_cast<f32>(View::kWidth) / 2;
     const f32 cy = static_cast<f32>(View::kHeight) / 2;
-    if (paused_) {
-      r.text(font, "PAUSED - P or Esc resumes, Q quits", {cx - 170, cy}, {255, 255, 160, 255});
-    }
     if (totals_.game_over) {
       f32 y = cy - 120;
       for (const std::string& line : table_lines_) {
