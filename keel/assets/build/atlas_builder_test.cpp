@@ -237,6 +237,32 @@ TEST_F(AtlasHandler, BuildsTheAtlasAndItsTexture) {
   EXPECT_EQ(player->width, 24);
 }
 
+// Every frame's image is a dependency: changing one rebuilds the atlas with the new pixels.
+TEST_F(AtlasHandler, RebuildsWhenAFrameImageChanges) {
+  write_png("a.png", sprite("a", 8, 8, 1));
+  write_png("b.png", sprite("b", 4, 4, 2));
+  write("main.kcmd", "Atlas(\"s\") { Frame(\"a\", \"a.png\"); Frame(\"b\", \"b.png\"); }\n");
+  const auto red_of_b = [&]() -> int {
+    Result<pack::PackFile> pack = pack::PackFile::open(project_.data_file_path("PC", "main"));
+    EXPECT_TRUE(pack);
+    if (!pack) return -1;
+    const ByteBuffer atlas_bytes = chunk(*pack, "s", "Atlas");
+    const ByteBuffer texture_bytes = chunk(*pack, "s_texture", "Texture");
+    Result<AtlasView> atlas = AtlasView::parse(atlas_bytes);
+    Result<Texture> texture = Texture::view(texture_bytes);
+    if (!atlas || !texture) return -1;
+    const AtlasFrame b = *atlas->find("b");
+    const TextureLevel level = texture->level(0);
+    return static_cast<int>(reinterpret_cast<const u8*>(
+        level.data.data())[static_cast<usize>(b.y) * level.row_bytes + b.x * 4u + 2]);
+  };
+  ASSERT_TRUE(build()) << messages_;
+  EXPECT_EQ(red_of_b(), 2);
+  write_png("b.png", sprite("b", 4, 4, 77));
+  ASSERT_TRUE(build()) << messages_;
+  EXPECT_EQ(red_of_b(), 77);
+}
+
 TEST_F(AtlasHandler, ReportsBadCommandsWithLocations) {
   write_png("ship.png", sprite("ship", 40, 40, 1));
   write("main.kcmd",
