@@ -1,5 +1,6 @@
 #include "game.h"
 
+#include "keel/assets/atlas.h"
 #include "keel/assets/font.h"
 #include "keel/assets/sound.h"
 #include "keel/assets/texture.h"
@@ -97,6 +98,7 @@ Status Sim::load(const std::filesystem::path& pack_path) {
         return static_cast<void*>(new assets::FontView(*view));
       },
       [](void* asset) { delete static_cast<assets::FontView*>(asset); });
+  assets::register_atlas_type(loader_);  // sprite atlases as AtlasViews (the view's frames)
   // Sounds as checked views of their chunks (the view's SoundPlayer hands them to the mixer).
   loader_.register_type(
       pack::type_hash("Sound"),

@@ -1,7 +1,6 @@
 #include "view.h"
 
-#include "sprite_frames.h"
-
+#include "keel/assets/atlas.h"
 #include "keel/assets/font.h"
 #include "keel/assets/texture.h"
 #include "keel/core/hash.h"
@@ -80,13 +79,23 @@ Result<std::unique_ptr<View>> View::create(platform::Renderer& renderer, const S
   Result<const assets::FontView*> large = find_asset<assets::FontView>(pack, "sans_large");
   Result<const assets::Texture*> large_atlas =
       find_asset<assets::Texture>(pack, "sans_large_atlas");
-  Result<const assets::Texture*> sheet = find_asset<assets::Texture>(pack, "sprites");
+  Result<const assets::AtlasView*> atlas = find_asset<assets::AtlasView>(pack, "sprites");
   Result<const assets::Texture*> dot = find_asset<assets::Texture>(pack, "dot");
   if (!small) return Unexpected(small.error());
   if (!small_atlas) return Unexpected(small_atlas.error());
   if (!large) return Unexpected(large.error());
   if (!large_atlas) return Unexpected(large_atlas.error());
-  if (!sheet) return Unexpected(sheet.error());
+  if (!atlas) return Unexpected(atlas.error());
+  // The atlas names its texture by hash (the Atlas command makes "sprites_texture").
+  const pack::LoadedPack::Asset* sheet_entry = pack.find_entry((*atlas)->texture_name_hash());
+  if (sheet_entry == nullptr || sheet_entry->type_hash != pack::type_hash("Texture")) {
+    return fail(ErrorCode::kNotFound, "the pack has no texture for the atlas `sprites`");
+  }
+  const auto* sheet = static_cast<const assets::Texture*>(sheet_entry->asset);
+  if (sheet->width() != (*atlas)->width() || sheet->height() != (*atlas)->height()) {
+    return fail(ErrorCode::kCorrupt, "atlas `sprites` is {}x{}, its texture {}x{}",
+                (*atlas)->width(), (*atlas)->height(), sheet->width(), sheet->height());
+  }
   if (!dot) return Unexpected(dot.error());
   std::unique_ptr<View> view(new View(renderer));
   view->small_ = *small;
@@ -95,7 +104,7 @@ Result<std::unique_ptr<View>> View::create(platform::Renderer& renderer, const S
   if (!font) return Unexpected(font.error());
   Result<platform::FontId> large_font = renderer.add_font(**large, **large_atlas);
   if (!large_font) return Unexpected(large_font.error());
-  Result<platform::TextureId> sheet_id = renderer.add_texture(**sheet);
+  Result<platform::TextureId> sheet_id = renderer.add_texture(*sheet);
   if (!sheet_id) return Unexpected(sheet_id.error());
   Result<platform::TextureId> dot_id = renderer.add_texture(**dot);
   if (!dot_id) return Unexpected(dot_id.error());
@@ -106,27 +115,27 @@ Result<std::unique_ptr<View>> View::create(platform::Renderer& renderer, const S
   const platform::TextureId used[] = {*sheet_id, *dot_id};
   renderer.prewarm(used);
 
-  // The sheet's frames (sprite_frames.h, written with the sheet by make_art.py).
-  const f32 side = static_cast<f32>(kSpriteSheetSize);
-  for (const SpriteFrame& f : kSpriteFrames) {
+  // The atlas' frames, with the hashes Sprite components name them by.
+  for (const assets::AtlasFrame& f : **atlas) {
     Frame frame;
-    frame.full = string_hash(f.name);
+    frame.full = f.name_hash;
     if (const usize slash = f.name.rfind('/'); slash != std::string_view::npos) {
       frame.folder = string_hash(f.name.substr(0, slash));
       frame.leaf = string_hash(f.name.substr(slash + 1));
     }
-    // Half a texel in from each edge: bilinear filtering never reads a neighbouring frame.
-    frame.uv = {(static_cast<f32>(f.x) + 0.5f) / side, (static_cast<f32>(f.y) + 0.5f) / side,
-                (static_cast<f32>(f.x + f.width) - 0.5f) / side,
-                (static_cast<f32>(f.y + f.height) - 0.5f) / side};
+    // Half a texel in from each edge (the atlas' extruded padding covers the rest).
+    const assets::AtlasUv uv = (*atlas)->uv(f);
+    frame.uv = {uv.u0, uv.v0, uv.u1, uv.v1};
     view->frames_.push_back(frame);
   }
   view->fallback_uv_ = view->frame_uv("fallback");
   view->white_uv_ = view->frame_uv("white");
   // The white cell: sample its middle only (a flat colour at any size).
+  const f32 tx = 1.0f / (*atlas)->width();
+  const f32 ty = 1.0f / (*atlas)->height();
   const f32 cx = (view->white_uv_.u0 + view->white_uv_.u1) * 0.5f;
   const f32 cy = (view->white_uv_.v0 + view->white_uv_.v1) * 0.5f;
-  view->white_uv_ = {cx - 1 / side, cy - 1 / side, cx + 1 / side, cy + 1 / side};
+  view->white_uv_ = {cx - tx, cy - ty, cx + tx, cy + ty};
 
   u64 seed = 0x5EEDF00Dull;
   for (usize layer = 0; layer < 3; ++layer) {

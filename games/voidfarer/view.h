@@ -1,9 +1,10 @@
 // Voidfarer's presentation: draws a Sim through keel/platform's Renderer between the caller's
 // begin_frame() and end_frame(): the camera on the player, a three-layer parallax star field,
-// particles (the soft "dot", additive), ships and shots as rotated sprites of the one sprite
-// sheet ("sprites", frames in sprite_frames.h) sorted by their Sprite layer, and the HUD in the
-// pack's bitmap fonts: hull bar, score, wave, enemies left, HudElement bars (the boss's health)
-// and a centred message for the program (pause, game over). About five batches per frame.
+// particles (the soft "dot", additive), ships and shots as rotated sprites of the pack's sprite
+// atlas ("sprites": frames looked up by name in its AtlasView) sorted by their Sprite layer, and
+// the HUD in the pack's bitmap fonts: hull bar, score, wave, enemies left, HudElement bars (the
+// boss's health) and a centred message for the program (pause, game over). About five batches per
+// frame.
 //
 //   auto view = *View::create(renderer, sim);
 //   renderer.begin_frame({8, 8, 16, 255});
@@ -31,8 +32,8 @@ class View {
   static constexpr s32 kHeight = 720;
   static constexpr f32 kZoom = 0.8f;  // screen pixels per world unit
 
-  // Registers the pack's sprite sheet, dot and fonts with `renderer` (which must outlive the
-  // view) and pre-warms its render-state cache. kNotFound names a missing asset.
+  // Registers the pack's sprite atlas texture, dot and fonts with `renderer` (which must outlive
+  // the view) and pre-warms its render-state cache. kNotFound names a missing asset.
   static Result<std::unique_ptr<View>> create(platform::Renderer& renderer, const Sim& sim);
   View(const View&) = delete;
   View& operator=(const View&) = delete;
@@ -50,7 +51,7 @@ class View {
   platform::FontId large_font() const { return large_font_; }
 
   // What the last draw() drew, for tests and tools: the HUD's strings and the sprites whose
-  // texture/frame names the sheet lacks (drawn as the hatched "fallback" frame).
+  // texture/frame names the atlas lacks (drawn as the hatched "fallback" frame).
   std::span<const std::string> hud_lines() const { return {hud_lines_.data(), hud_count_}; }
   u32 fallback_sprites() const { return fallback_sprites_; }
 

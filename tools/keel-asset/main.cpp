@@ -1,8 +1,9 @@
 // keel-asset: look at built assets (Golden Rules ch. 6). Artists would rather see a picture.
 //   keel-asset show FILE.kpk NAME -o OUT.png   a texture's mip chain as a contact sheet, a font
 //                                              atlas with its glyph boxes, or a mesh's triangles
-//                                              coloured by strip
-//   keel-asset list FILE.kpk                   the textures, fonts and meshes in a pack
+//                                              coloured by strip,
+//                                              a sprite atlas with its frame boxes
+//   keel-asset list FILE.kpk                   the textures, fonts, meshes and atlases in a pack
 // Exit status: 0 fine, 1 the asset is missing, damaged or of a type without pictures, 2 usage or
 // I/O error. The logic lives in keel/assets.
 #include "keel/assets/build/preview.h"
@@ -32,6 +33,7 @@ constexpr Kind kKinds[] = {
     {"Texture", assets::picture_of_texture},
     {"Font", assets::picture_of_font},
     {"Mesh", assets::picture_of_mesh},
+    {"Atlas", assets::picture_of_atlas},
 };
 
 const Kind* kind_of(const pack::PackItem& item) {
@@ -50,7 +52,7 @@ int show(const std::string& file, const std::string& name, const std::string& ou
   }
   const Kind* kind = kind_of(*item);
   if (!kind) {
-    fmt::print(stderr, "keel-asset: {}: '{}' is not a texture, font or mesh\n", file, name);
+    fmt::print(stderr, "keel-asset: {}: '{}' is not a texture, font, mesh or atlas\n", file, name);
     return 1;
   }
   Result<assets::Picture> picture = kind->picture(*pack, name);
@@ -75,7 +77,7 @@ int list(const std::string& file) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"keel-asset: pictures of built textures, fonts and meshes"};
+  CLI::App app{"keel-asset: pictures of built textures, fonts, meshes and atlases"};
   app.require_subcommand(1);
   std::string file;
   std::string name;
@@ -84,7 +86,7 @@ int main(int argc, char** argv) {
   show_cmd->add_option("file", file, "data file (.kpk)")->required();
   show_cmd->add_option("name", name, "asset name")->required();
   show_cmd->add_option("-o,--output", out, "PNG file to write")->required();
-  CLI::App* list_cmd = app.add_subcommand("list", "list the textures, fonts and meshes");
+  CLI::App* list_cmd = app.add_subcommand("list", "list the textures, fonts, meshes and atlases");
   list_cmd->add_option("file", file, "data file (.kpk)")->required();
   try {
     app.parse(argc, argv);

@@ -69,7 +69,8 @@ int list(const std::string& path, bool show_chunks, const std::vector<std::strin
   auto file = PackFile::open(path);
   if (!file) return report_error(file.error());
   std::map<Hash, std::string> type_names;
-  for (const char* t : {"Texture", "Mesh", "Font", "Sound", "Script", "FSM", "Blob", "Data"}) {
+  for (const char* t :
+       {"Texture", "Mesh", "Font", "Sound", "Atlas", "Script", "FSM", "Blob", "Data"}) {
     type_names[type_hash(t)] = t;
   }
   for (const std::string& t : extra_types) type_names[type_hash(t)] = t;

@@ -9,6 +9,7 @@ void register_asset_handlers(pipeline::Registrar& registrar) {
   detail::register_texture_handlers(registrar);
   detail::register_font_handlers(registrar);
   detail::register_mesh_handlers(registrar);
+  detail::register_atlas_handlers(registrar);
   register_sound_handlers(registrar);
 }
 

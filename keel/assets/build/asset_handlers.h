@@ -1,5 +1,5 @@
-// The asset processors as pipeline handlers (target keel::assets_build): Texture, Font and Mesh
-// command-file statements. keel-build registers them like the built-in handlers; the command
+// The asset processors as pipeline handlers (target keel::assets_build): Texture, Font, Mesh,
+// Atlas and Sound command-file statements. keel-build registers them like the built-in handlers; the command
 // languages are documented for artists in keel/assets/README.md.
 #pragma once
 

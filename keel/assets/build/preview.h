@@ -1,6 +1,6 @@
 // Pictures of built assets for people (keel-asset show, test failure pictures): a texture's mip
 // chain as a contact sheet, a font atlas with its glyph boxes, a mesh's triangles coloured by
-// strip.
+// strip, a sprite atlas with its frame boxes.
 #pragma once
 
 #include "keel/core/error.h"
@@ -24,6 +24,8 @@ struct Picture {
 Result<Picture> picture_of_texture(const pack::PackFile& pack, std::string_view name);
 Result<Picture> picture_of_font(const pack::PackFile& pack, std::string_view name);
 Result<Picture> picture_of_mesh(const pack::PackFile& pack, std::string_view name);
+// An atlas' texture over a checkerboard, every frame outlined in magenta.
+Result<Picture> picture_of_atlas(const pack::PackFile& pack, std::string_view name);
 
 // Writes a picture as a PNG file, atomically.
 Status write_png(const Picture& picture, const std::filesystem::path& path);

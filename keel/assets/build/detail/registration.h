@@ -8,5 +8,6 @@ namespace keel::assets::detail {
 void register_texture_handlers(pipeline::Registrar& registrar);
 void register_font_handlers(pipeline::Registrar& registrar);
 void register_mesh_handlers(pipeline::Registrar& registrar);
+void register_atlas_handlers(pipeline::Registrar& registrar);
 
 }  // namespace keel::assets::detail

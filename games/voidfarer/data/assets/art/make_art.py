@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Draws Voidfarer's sprite sheet and particle dot (plain Python, no libraries).
+"""Draws Voidfarer's sprites and particle dot (plain Python, no libraries).
 
-Writes, next to this script:
-  sprites.png  one 256x256 RGBA sheet holding every sprite (ships, shots, a star, a fallback,
-               a white cell for HUD bars), already packed, so the view draws them all from one
-               texture in one batch;
-  dot.png      a 32x32 soft white dot for particles and stars (drawn additively);
-and ../../../sprite_frames.h, the table of frame rectangles the view reads (one source of truth:
-this script). Ships face +x. The art is white and gray (the view tints it with each Sprite's
-colour) but for the bomb, whose definition has no colour. Run from anywhere: python3 make_art.py
+Writes, next to this script, one RGBA PNG per sprite, named after its atlas frame:
+  ships/player.png, ships/fighter.png, ships/bomber.png, ships/boss.png, shots/bullet.png,
+  shots/bomb.png, star.png, fallback.png (a hatched placeholder for unknown names) and white.png
+  (a flat cell for HUD bars); data/art.kcmd lists them as the frames of the "sprites" Atlas, which
+  keel-build packs into one texture so the view draws them all in one batch. A designer adds a
+  sprite by adding a PNG and a Frame line: no code changes.
+  dot.png      a 32x32 soft white dot for particles and stars (drawn additively).
+Ships face +x. The art is white and gray (the view tints it with each Sprite's colour) but for
+the bomb, whose definition has no colour. Run from anywhere: python3 make_art.py
 """
 import math
 import os
@@ -16,7 +17,6 @@ import struct
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SHEET = 256
 SAMPLES = 4  # 4x4 samples per pixel (anti-aliased edges)
 
 
@@ -49,30 +49,27 @@ def inside(poly, x, y):
     return hit
 
 
-class Cell:
-    """A frame of the sheet: shapes painted in unit coordinates (-1..1, +x forward)."""
-
-    def __init__(self, sheet, name, x, y, w, h):
-        self.sheet, self.name, self.x, self.y, self.w, self.h = sheet, name, x, y, w, h
-
-    def paint(self, shade):
-        """shade(u, v) -> (gray or (r, g, b), alpha 0..1) or None; u, v in -1..1 across the cell."""
-        for py in range(self.h):
-            for px in range(self.w):
-                c_sum, a_sum = [0.0, 0.0, 0.0], 0.0
-                for sy in range(SAMPLES):
-                    for sx in range(SAMPLES):
-                        u = ((px + (sx + 0.5) / SAMPLES) / self.w) * 2 - 1
-                        v = ((py + (sy + 0.5) / SAMPLES) / self.h) * 2 - 1
-                        s = shade(u, v)
-                        if s is not None:
-                            rgb = s[0] if isinstance(s[0], tuple) else (s[0],) * 3
-                            for k in range(3):
-                                c_sum[k] += rgb[k] * s[1]
-                            a_sum += s[1]
-                a = a_sum / (SAMPLES * SAMPLES)
-                rgb = [c / a_sum if a_sum > 0 else 255 for c in c_sum]
-                self.sheet[(self.y + py) * SHEET + self.x + px] = (*rgb, 255 * a)
+def paint(w, h, shade):
+    """An RGBA image of w x h: shade(u, v) -> (gray or (r, g, b), alpha 0..1) or None, with u, v
+    in -1..1 across the image (+u forward)."""
+    pixels = [(255, 255, 255, 0)] * (w * h)
+    for py in range(h):
+        for px in range(w):
+            c_sum, a_sum = [0.0, 0.0, 0.0], 0.0
+            for sy in range(SAMPLES):
+                for sx in range(SAMPLES):
+                    u = ((px + (sx + 0.5) / SAMPLES) / w) * 2 - 1
+                    v = ((py + (sy + 0.5) / SAMPLES) / h) * 2 - 1
+                    s = shade(u, v)
+                    if s is not None:
+                        rgb = s[0] if isinstance(s[0], tuple) else (s[0],) * 3
+                        for k in range(3):
+                            c_sum[k] += rgb[k] * s[1]
+                        a_sum += s[1]
+            a = a_sum / (SAMPLES * SAMPLES)
+            rgb = [c / a_sum if a_sum > 0 else 255 for c in c_sum]
+            pixels[py * w + px] = (*rgb, 255 * a)
+    return pixels
 
 
 def segment_distance(x, y, a, b):
@@ -172,23 +169,20 @@ def boss(u, v):
 
 
 def main():
-    sheet = [(255, 255, 255, 0)] * (SHEET * SHEET)
-    frames = []
+    def sprite(name, w, h, shade):
+        path = os.path.join(HERE, name + ".png")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_png(path, w, h, paint(w, h, shade))
 
-    def cell(name, x, y, w, h, shade):
-        Cell(sheet, name, x, y, w, h).paint(shade)
-        frames.append((name, x, y, w, h))
-
-    cell("ships/player", 0, 0, 64, 64, PLAYER)
-    cell("ships/fighter", 64, 0, 64, 64, FIGHTER)
-    cell("ships/bomber", 128, 0, 64, 64, BOMBER)
-    cell("shots/bomb", 192, 0, 32, 32, bomb)
-    cell("fallback", 224, 0, 32, 32, fallback)
-    cell("shots/bullet", 192, 32, 32, 16, glow(0.95, 0.8, 0.35))
-    cell("star", 224, 32, 16, 16, star)
-    cell("white", 244, 36, 8, 8, lambda u, v: (255, 1.0))
-    cell("ships/boss", 0, 64, 128, 128, boss)
-    write_png(os.path.join(HERE, "sprites.png"), SHEET, SHEET, sheet)
+    sprite("ships/player", 64, 64, PLAYER)
+    sprite("ships/fighter", 64, 64, FIGHTER)
+    sprite("ships/bomber", 64, 64, BOMBER)
+    sprite("ships/boss", 128, 128, boss)
+    sprite("shots/bomb", 32, 32, bomb)
+    sprite("shots/bullet", 32, 16, glow(0.95, 0.8, 0.35))
+    sprite("star", 16, 16, star)
+    sprite("fallback", 32, 32, fallback)
+    sprite("white", 8, 8, lambda u, v: (255, 1.0))
 
     dot = [(255, 255, 255, 0)] * (32 * 32)
     for py in range(32):
@@ -196,20 +190,6 @@ def main():
             s = soft_dot((px + 0.5) / 16 - 1, (py + 0.5) / 16 - 1)
             dot[py * 32 + px] = (255, 255, 255, 255 * s[1] if s else 0)
     write_png(os.path.join(HERE, "dot.png"), 32, 32, dot)
-
-    header = os.path.join(HERE, "..", "..", "..", "sprite_frames.h")
-    with open(header, "w") as f:
-        f.write("// Generated by data/assets/art/make_art.py: the frames of the sprite sheet\n"
-                "// (art/sprites.png, the pack's texture \"sprites\"), in pixels. Do not edit.\n"
-                "#pragma once\n\n#include <string_view>\n\n"
-                "namespace keel::voidfarer {\n\n"
-                "struct SpriteFrame {\n  std::string_view name;\n  int x, y, width, height;\n};\n\n"
-                f"inline constexpr int kSpriteSheetSize = {SHEET};\n"
-                "// clang-format off\n"
-                "inline constexpr SpriteFrame kSpriteFrames[] = {\n")
-        for name, x, y, w, h in frames:
-            f.write(f'    {{"{name}", {x}, {y}, {w}, {h}}},\n')
-        f.write("};\n// clang-format on\n\n}  // namespace keel::voidfarer\n")
 
 
 main()
