@@ -189,6 +189,7 @@ class View {
   // not touching the stores, GCC moves the comparison out of the loop).
   struct Arrays {
     const Entity* entities = nullptr;  // the driver's
+    const u32* slots = nullptr;        // the driver's entity indices
     std::tuple<Cs*...> data;
     std::array<const u32*, N> sparse{};
     std::array<u32, N> sparse_size{};
@@ -197,6 +198,7 @@ class View {
   Arrays arrays(std::index_sequence<Is...>) const {
     Arrays a;
     a.entities = std::get<K>(stores_)->entities_.data();
+    a.slots = std::get<K>(stores_)->slots_.data();
     ((std::get<Is>(a.data) = std::get<Is>(stores_)->data_.data(),
       a.sparse[Is] = std::get<Is>(stores_)->sparse_.data(),
       a.sparse_size[Is] = u32(std::get<Is>(stores_)->sparse_.size())),
@@ -206,6 +208,7 @@ class View {
   template <usize K, usize... Is>
   bool moved(const Arrays& a, std::index_sequence<Is...>) const {
     return a.entities != std::get<K>(stores_)->entities_.data() ||
+           a.slots != std::get<K>(stores_)->slots_.data() ||
            ((std::get<Is>(a.data) != std::get<Is>(stores_)->data_.data() ||
              a.sparse[Is] != std::get<Is>(stores_)->sparse_.data() ||
              a.sparse_size[Is] != std::get<Is>(stores_)->sparse_.size()) ||
@@ -216,7 +219,7 @@ class View {
   void each_driven_by(Fn& fn, u32 count) {
     Arrays a = arrays<K>(Indices{});
     for (u32 i = 0; i < count; ++i) {
-      const u32 entity_index = a.entities[i].index;
+      const u32 entity_index = a.slots[i];
       Dense dense;
       if (find_others<K>(a, entity_index, i, dense, Indices{})) {
         visit(fn, a, i, dense, Indices{});

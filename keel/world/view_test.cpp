@@ -170,6 +170,15 @@ TEST_P(Views, ManyAndFewKillsKeepTheSurvivors) {
       ++each_count;
     });
     EXPECT_EQ(each_count, expected.size());
+    // Rare drives this walk (the smallest store): its entity indices must follow its removals.
+    usize rare_count = 0;
+    world.view<Position, Rare>().each([&](Entity e, Position& p, Rare& r) {
+      EXPECT_EQ(p.x, f32(e.index));
+      EXPECT_EQ(r.id, int(e.index));
+      ++rare_count;
+    });
+    EXPECT_EQ(rare_count, usize(std::ranges::count_if(
+                              es, [&](Entity e) { return world.alive(e) && e.index % 5 == 0; })));
     if (const Group* g = world.store<Position>().group()) {
       EXPECT_EQ(g->size, expected.size());
       const auto pe = world.store<Position>().entities();
