@@ -2,7 +2,8 @@
 // in a World, as a sparse set:
 //   sparse_[entity index] -> dense index (kNone: the entity has no C);
 //   data_[dense], entities_[dense], serials_[dense]: the components, their entities and the
-//   serial number each got when it was created (what a ComponentHandle<C> remembers).
+//   serial number each got when it was created (what a ComponentHandle<C> remembers);
+//   slots_[dense]: the entity's index alone (4 bytes, not 8), what a sparse view's driver reads.
 // Removing swaps the last component into the hole, so the dense arrays stay packed.
 //
 // ComponentHandle<C> is the weak handle the Citizen blog hands out: (entity, serial). It is alive
@@ -131,6 +132,7 @@ class StoreBase {
 
   std::vector<u32> sparse_;
   std::vector<Entity> entities_;
+  std::vector<u32> slots_;  // entities_[d].index, 4 bytes a component: what a sparse view reads
   std::vector<u32> serials_;
   u32 next_serial_ = 1;
   u32 type_index_;
@@ -166,6 +168,7 @@ class ComponentStore final : public StoreBase {
       data_.emplace_back(std::forward<Args>(args)...);
     }
     entities_.push_back(e);
+    slots_.push_back(e.index);
     serials_.push_back(take_serial());
     link(e, d);
     if (group_ != nullptr) {
@@ -203,11 +206,13 @@ class ComponentStore final : public StoreBase {
     if (d != last) {
       data_[d] = std::move(data_[last]);
       entities_[d] = entities_[last];
+      slots_[d] = slots_[last];
       serials_[d] = serials_[last];
       sparse_[entities_[d].index] = d;
     }
     sparse_[e.index] = kNone;
     entities_.pop_back();
+    slots_.pop_back();
     serials_.pop_back();
     data_.pop_back();
   }
@@ -227,6 +232,7 @@ class ComponentStore final : public StoreBase {
       }
       data_[w] = std::move(data_[r]);
       entities_[w] = e;
+      slots_[w] = e.index;
       serials_[w] = serials_[r];
       sparse_[e.index] = w;
       ++w;
@@ -234,6 +240,7 @@ class ComponentStore final : public StoreBase {
     }
     data_.erase(data_.begin() + w, data_.end());
     entities_.resize(w);
+    slots_.resize(w);
     serials_.resize(w);
     return kept_prefix;
   }
@@ -263,6 +270,7 @@ class ComponentStore final : public StoreBase {
       if (group_ != nullptr) --group_->owned[e.index];
     }
     entities_.clear();
+    slots_.clear();
     serials_.clear();
     data_.clear();
     if (group_ != nullptr) group_->size = 0;
@@ -271,6 +279,7 @@ class ComponentStore final : public StoreBase {
     if (a == b) return;
     std::swap(data_[a], data_[b]);
     std::swap(entities_[a], entities_[b]);
+    std::swap(slots_[a], slots_[b]);
     std::swap(serials_[a], serials_[b]);
     sparse_[entities_[a].index] = a;
     sparse_[entities_[b].index] = b;
@@ -290,6 +299,7 @@ class ComponentStore final : public StoreBase {
   void reserve(usize count) {
     data_.reserve(count);
     entities_.reserve(count);
+    slots_.reserve(count);
     serials_.reserve(count);
   }
 

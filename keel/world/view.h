@@ -18,8 +18,9 @@
 //
 // While iterating: components may be read and written; removals and kills are deferred to the
 // flush, so nothing moves under the loop. Adding a component of one of the types Cs may move
-// that type's components (references taken before are then stale; the loop itself re-reads its
-// arrays, so it stays safe); entities that get all of Cs during the loop are not visited, and
+// that type's components (references taken before are then stale; the loop keeps copies of the
+// arrays' addresses but compares them with the stores' after every step and reloads them, so it
+// stays safe); entities that get all of Cs during the loop are not visited, and
 // adding a component of a grouped type may reorder the entities of an iterating sparse view.
 #pragma once
 
@@ -85,6 +86,8 @@ class View {
     value_type operator*() const { return deref(Indices{}); }
     Iterator& operator++() {
       ++index_;
+      if (moved(Indices{})) [[unlikely]]
+        load(Indices{});
       if (!walk_.grouped) skip();
       return *this;
     }
@@ -93,6 +96,7 @@ class View {
    private:
     friend class View;
     Iterator(const Stores& stores, typename View::Walk walk) : stores_(stores), walk_(walk) {
+      load(Indices{});
       if (!walk_.grouped) skip();
     }
     // The next entity (from index_ on) that every store holds; fills dense_ on the way.
@@ -101,18 +105,30 @@ class View {
         if (View::find_all(stores_, walk_, index_, dense_)) return;
       }
     }
+    // Reads through the iterator's copies of the arrays' addresses (load()), which ++ compares
+    // with the stores' (moved()) and reloads if the loop's body grew a store. Reading the stores'
+    // vectors here instead kept GCC from vectorising the grouped loop (the loads stayed in it).
     template <usize... Is>
     value_type deref(std::index_sequence<Is...>) const {
-      if (walk_.grouped) {
-        return {walk_.driver->entities_[index_], std::get<Is>(stores_)->data_[index_]...};
-      }
-      return {walk_.driver->entities_[index_], std::get<Is>(stores_)->data_[dense_[Is]]...};
+      return {ents_[index_], std::get<Is>(bases_)[walk_.grouped ? index_ : dense_[Is]]...};
+    }
+    template <usize... Is>
+    bool moved(std::index_sequence<Is...>) const {
+      return ents_ != walk_.driver->entities_.data() ||
+             ((std::get<Is>(bases_) != std::get<Is>(stores_)->data_.data()) || ...);
+    }
+    template <usize... Is>
+    void load(std::index_sequence<Is...>) {
+      ents_ = walk_.driver->entities_.data();
+      ((std::get<Is>(bases_) = std::get<Is>(stores_)->data_.data()), ...);
     }
 
     Stores stores_;  // a copy: the loop keeps it in registers
     typename View::Walk walk_;
     u32 index_ = 0;
-    Dense dense_{};  // the sparse walk's places of the current entity (find_all)
+    Dense dense_{};                 // the sparse walk's places of the current entity (find_all)
+    const Entity* ents_ = nullptr;  // the driver's entities
+    std::tuple<Cs*...> bases_;      // each store's components
   };
   Iterator begin() { return Iterator(stores_, start()); }
   Sentinel end() const { return {}; }
@@ -167,26 +183,64 @@ class View {
   void each_sparse(Fn& fn, const Walk& walk, std::index_sequence<Is...>) {
     ((walk.driver_slot == Is ? each_driven_by<Is>(fn, walk.count) : void()), ...);
   }
+  // The arrays a sparse walk reads, copied out of the stores so the loop keeps them in registers
+  // (GCC does not reload them per entity). fn may add components, which may move arrays: after
+  // each call the copy is compared with the stores and reloaded if one moved (with fn inlined and
+  // not touching the stores, GCC moves the comparison out of the loop).
+  struct Arrays {
+    const Entity* entities = nullptr;  // the driver's
+    const u32* slots = nullptr;        // the driver's entity indices
+    std::tuple<Cs*...> data;
+    std::array<const u32*, N> sparse{};
+    std::array<u32, N> sparse_size{};
+  };
+  template <usize K, usize... Is>
+  Arrays arrays(std::index_sequence<Is...>) const {
+    Arrays a;
+    a.entities = std::get<K>(stores_)->entities_.data();
+    a.slots = std::get<K>(stores_)->slots_.data();
+    ((std::get<Is>(a.data) = std::get<Is>(stores_)->data_.data(),
+      a.sparse[Is] = std::get<Is>(stores_)->sparse_.data(),
+      a.sparse_size[Is] = u32(std::get<Is>(stores_)->sparse_.size())),
+     ...);
+    return a;
+  }
+  template <usize K, usize... Is>
+  bool moved(const Arrays& a, std::index_sequence<Is...>) const {
+    return a.entities != std::get<K>(stores_)->entities_.data() ||
+           a.slots != std::get<K>(stores_)->slots_.data() ||
+           ((std::get<Is>(a.data) != std::get<Is>(stores_)->data_.data() ||
+             a.sparse[Is] != std::get<Is>(stores_)->sparse_.data() ||
+             a.sparse_size[Is] != std::get<Is>(stores_)->sparse_.size()) ||
+            ...);
+  }
+
   template <usize K, typename Fn>
   void each_driven_by(Fn& fn, u32 count) {
-    auto* driver = std::get<K>(stores_);
+    Arrays a = arrays<K>(Indices{});
     for (u32 i = 0; i < count; ++i) {
-      const Entity e = driver->entities_[i];
+      const u32 entity_index = a.slots[i];
       Dense dense;
-      if (find_others<K>(e.index, i, dense, Indices{})) {
-        visit(fn, e, dense, Indices{});
+      if (find_others<K>(a, entity_index, i, dense, Indices{})) {
+        visit(fn, a, i, dense, Indices{});
+        if (moved<K>(a, Indices{})) [[unlikely]]
+          a = arrays<K>(Indices{});
       }
     }
   }
   template <usize K, usize... Is>
-  bool find_others(u32 entity_index, u32 index, Dense& dense, std::index_sequence<Is...>) const {
-    return ((dense[Is] = Is == K ? index : std::get<Is>(stores_)->dense_index(entity_index),
+  static bool find_others(const Arrays& a, u32 entity_index, u32 index, Dense& dense,
+                          std::index_sequence<Is...>) {
+    return ((dense[Is] = Is == K                            ? index
+                         : entity_index < a.sparse_size[Is] ? a.sparse[Is][entity_index]
+                                                            : StoreBase::kNone,
              Is == K || dense[Is] != StoreBase::kNone) &&
             ...);
   }
   template <typename Fn, usize... Is>
-  void visit(Fn& fn, Entity e, const Dense& dense, std::index_sequence<Is...>) {
-    call(fn, e, std::get<Is>(stores_)->data_[dense[Is]]...);
+  static void visit(Fn& fn, const Arrays& a, u32 index, const Dense& dense,
+                    std::index_sequence<Is...>) {
+    call(fn, a.entities[index], std::get<Is>(a.data)[dense[Is]]...);
   }
 
   template <typename Fn>
