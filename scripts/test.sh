@@ -17,12 +17,14 @@ if command -v ccache >/dev/null; then
 fi
 
 # CI-only build settings (developers' preset builds are unchanged):
-# - unity builds: each target's .cpp files are compiled in batches of KEEL_UNITY_BATCH, which cuts
-#   the CPU time of a cold build by about two thirds (the headers are parsed once per batch, not
-#   once per file). File-local names must therefore differ between the .cpp files of one target;
-#   scripts/unity-check.py finds clashes without a full build.
+# - unity builds: each target's .cpp files are compiled in batches of KEEL_UNITY_BATCH (the headers
+#   are parsed once per batch, not once per file). File-local names must therefore differ between
+#   the .cpp files of one target; scripts/unity-check.py finds clashes without a full build.
+#   Batches of 16 cost ~7% less CPU than 8 but merge other files: check with unity-check.py first.
 # - -g1 (line tables only) instead of -g: sanitizer and crash reports keep file:line, compiling
 #   and linking the tests is cheaper.
+# Together, for keel core/hashing/script and their tests (debug preset, no ccache), CPU time went
+# from 164 s to 77 s.
 UNITY=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE="${KEEL_UNITY_BATCH:-8}")
 LINES_ONLY_RELWITHDEBINFO=-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
 
