@@ -233,4 +233,6 @@ function(keel_header_check)
   list(REMOVE_DUPLICATES libs)
   add_library(keel_header_check OBJECT ${sources})
   target_link_libraries(keel_header_check PRIVATE ${libs} keel::options)
+  # One translation unit per header is the point of this target: never merged by a unity build.
+  set_target_properties(keel_header_check PROPERTIES UNITY_BUILD OFF)
 endfunction()

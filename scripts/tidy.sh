@@ -5,6 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 db=build/debug
+# A unity build's database (scripts/test.sh configures one) lists the batches, not the .cpp files:
+# use a configure-only debug folder of its own then.
+if grep -qs '^CMAKE_UNITY_BUILD:[A-Z]*=ON' $db/CMakeCache.txt; then
+  db=build/tidy
+  [ -f $db/compile_commands.json ] || cmake --preset debug -B $db >/dev/null
+fi
 [ -f $db/compile_commands.json ] || cmake --preset debug >/dev/null
 if [ $# -gt 0 ]; then
   files=("$@")

@@ -22,7 +22,7 @@ constexpr u32 kMinRate = 8000;
 constexpr u32 kMaxRate = 192000;
 constexpr u32 kLoopFlag = 1u;
 
-Unexpected corrupt(usize offset, std::string_view what) {
+Unexpected sound_corrupt(usize offset, std::string_view what) {
   return fail_at(SourceLocation::bytes("sound chunk", offset), ErrorCode::kCorrupt, "{}", what);
 }
 
@@ -67,8 +67,8 @@ ByteBuffer encode_sound_pcm(const SoundInfo& info, std::span<const s16> samples)
 }
 
 Result<SoundView> SoundView::parse(ByteSpan bytes) {
-  if (bytes.size() < kSoundHeaderBytes) return corrupt(0, "shorter than a sound header");
-  if (get32(bytes, 0) != kSoundMagic) return corrupt(0, "not a sound chunk (magic)");
+  if (bytes.size() < kSoundHeaderBytes) return sound_corrupt(0, "shorter than a sound header");
+  if (get32(bytes, 0) != kSoundMagic) return sound_corrupt(0, "not a sound chunk (magic)");
   if (get32(bytes, 4) != kSoundVersion) {
     return fail_at(SourceLocation::bytes("sound chunk", 4), ErrorCode::kUnsupported,
                    "sound chunk version {} (this build reads {})", get32(bytes, 4), kSoundVersion);
@@ -76,38 +76,39 @@ Result<SoundView> SoundView::parse(ByteSpan bytes) {
   SoundView view;
   SoundInfo& info = view.info_;
   const u32 encoding = get16(bytes, 8);
-  if (encoding > 1) return corrupt(8, "unknown sound encoding");
+  if (encoding > 1) return sound_corrupt(8, "unknown sound encoding");
   info.encoding = static_cast<SoundEncoding>(encoding);
   info.channels = static_cast<u16>(get16(bytes, 10));
   if (info.channels < 1 || info.channels > kMaxSoundChannels) {
-    return corrupt(10, "a sound has 1 or 2 channels");
+    return sound_corrupt(10, "a sound has 1 or 2 channels");
   }
   info.sample_rate = get32(bytes, 12);
   if (info.sample_rate < kMinRate || info.sample_rate > kMaxRate) {
-    return corrupt(12, "sample rate outside 8 kHz .. 192 kHz");
+    return sound_corrupt(12, "sample rate outside 8 kHz .. 192 kHz");
   }
   info.frame_count = get32(bytes, 16);
   info.volume = std::bit_cast<float>(get32(bytes, 20));
   if (!std::isfinite(info.volume) || info.volume < 0.0f || info.volume > kMaxSoundVolume) {
-    return corrupt(20, "volume outside 0 .. 4");
+    return sound_corrupt(20, "volume outside 0 .. 4");
   }
   const u32 flags = get32(bytes, 24);
-  if ((flags & ~kLoopFlag) != 0) return corrupt(24, "unknown sound flags");
+  if ((flags & ~kLoopFlag) != 0) return sound_corrupt(24, "unknown sound flags");
   info.loop = (flags & kLoopFlag) != 0;
   const u32 data_bytes = get32(bytes, 28);
-  if (data_bytes > bytes.size() - kSoundHeaderBytes) return corrupt(28, "data runs past the chunk");
+  if (data_bytes > bytes.size() - kSoundHeaderBytes)
+    return sound_corrupt(28, "data runs past the chunk");
   view.data_ = bytes.subspan(kSoundHeaderBytes, data_bytes);
   if (info.encoding == SoundEncoding::kPcm16) {
     if (u64{data_bytes} != u64{info.frame_count} * info.channels * 2) {
-      return corrupt(28, "PCM data size is not frame_count x channels x 2");
+      return sound_corrupt(28, "PCM data size is not frame_count x channels x 2");
     }
     if (reinterpret_cast<uintptr_t>(view.data_.data()) % alignof(s16) != 0) {
-      return corrupt(kSoundHeaderBytes, "PCM data is not 2-byte aligned");
+      return sound_corrupt(kSoundHeaderBytes, "PCM data is not 2-byte aligned");
     }
     view.pcm_ =
         std::span<const s16>(reinterpret_cast<const s16*>(view.data_.data()), data_bytes / 2);
   } else if (data_bytes < 4 || std::memcmp(view.data_.data(), "OggS", 4) != 0) {
-    return corrupt(kSoundHeaderBytes, "Vorbis data does not start with an Ogg page");
+    return sound_corrupt(kSoundHeaderBytes, "Vorbis data does not start with an Ogg page");
   }
   return view;
 }

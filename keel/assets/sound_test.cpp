@@ -58,7 +58,7 @@ TEST(SoundView, KeepsVorbisBytes) {
   ASSERT_TRUE(view) << view.error().to_string();
   EXPECT_EQ(view->encoding(), SoundEncoding::kVorbis);
   EXPECT_TRUE(view->pcm().empty());
-  EXPECT_EQ(to_string(view->data()), ogg);
+  EXPECT_EQ(keel::to_string(view->data()), ogg);
 }
 
 struct Damage {
@@ -121,9 +121,9 @@ TEST(SoundWav, HeaderIsCanonical) {
   const std::vector<s16> samples = {0, 1, 2, 3};
   const ByteBuffer wav = encode_wav_s16(48000, 2, samples);
   ASSERT_EQ(wav.size(), kWavHeaderBytes + 8);
-  EXPECT_EQ(to_string(ByteSpan(wav).first(4)), "RIFF");
-  EXPECT_EQ(to_string(ByteSpan(wav).subspan(8, 8)), "WAVEfmt ");
-  EXPECT_EQ(to_string(ByteSpan(wav).subspan(36, 4)), "data");
+  EXPECT_EQ(keel::to_string(ByteSpan(wav).first(4)), "RIFF");
+  EXPECT_EQ(keel::to_string(ByteSpan(wav).subspan(8, 8)), "WAVEfmt ");
+  EXPECT_EQ(keel::to_string(ByteSpan(wav).subspan(36, 4)), "data");
   EXPECT_EQ(static_cast<u8>(wav[40]), 8);      // data bytes
   EXPECT_EQ(static_cast<u8>(wav[44 + 6]), 3);  // the last sample, little-endian
 }

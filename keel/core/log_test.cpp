@@ -19,7 +19,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 // Each test gets its own directory: ctest runs tests in parallel.
-fs::path scratch(const char* name) {
+fs::path log_scratch(const char* name) {
   const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
   fs::path dir = fs::path(KEEL_TEST_TMPDIR) / "log_test" / test->name();
   fs::remove_all(dir);
@@ -290,7 +290,7 @@ TEST(Log, ConsoleSinkColoursEachLevelWhenAsked) {
 }
 
 TEST(Log, FileSinkAppendsAndFlushesAtWarn) {
-  const fs::path path = scratch("game.log");
+  const fs::path path = log_scratch("game.log");
   {
     auto sink = FileSink::open(path);
     ASSERT_TRUE(sink) << sink.error().to_string();
@@ -321,7 +321,7 @@ TEST(Log, FileSinkAppendsAndFlushesAtWarn) {
 }
 
 TEST(Log, FileSinkReportsOpenFailure) {
-  const fs::path path = scratch("x") / "missing-dir" / "game.log";
+  const fs::path path = log_scratch("x") / "missing-dir" / "game.log";
   auto sink = FileSink::open(path);
   ASSERT_FALSE(sink);
   EXPECT_EQ(sink.error().code(), ErrorCode::kIo);

@@ -231,17 +231,17 @@ TEST(RefCounted, SelfReleaseDuringUpdate) {
   }
 }
 
-AssertInfo g_last_assert;
-int g_asserts = 0;
-void record_assert(const AssertInfo& info) {
-  g_last_assert = AssertInfo{info.condition, info.file, info.line, info.message};
-  ++g_asserts;
+AssertInfo g_ref_last_assert;
+int g_ref_asserts = 0;
+void record_ref_assert(const AssertInfo& info) {
+  g_ref_last_assert = AssertInfo{info.condition, info.file, info.line, info.message};
+  ++g_ref_asserts;
 }
 
 TEST(RefCounted, NoResurrectionFromRawPointer) {
   if (!KEEL_ASSERTS_ENABLED) GTEST_SKIP() << "asserts compiled out";
-  ScopedAssertHandler guard(&record_assert);
-  g_asserts = 0;
+  ScopedAssertHandler guard(&record_ref_assert);
+  g_ref_asserts = 0;
   Fixture f;
   int destroyed = 0;
   Ref<Tracked> strong = f.registry.make<Tracked>(&destroyed);
@@ -252,8 +252,8 @@ TEST(RefCounted, NoResurrectionFromRawPointer) {
   strong.reset();
 
   Ref<Tracked> zombie(raw);  // dead: refused
-  EXPECT_EQ(g_asserts, 1);
-  EXPECT_THAT(g_last_assert.message, HasSubstr("resurrection"));
+  EXPECT_EQ(g_ref_asserts, 1);
+  EXPECT_THAT(g_ref_last_assert.message, HasSubstr("resurrection"));
   EXPECT_FALSE(zombie);
   EXPECT_EQ(raw->ref_count(), 0u);
   EXPECT_EQ(f.registry.collect(), 1u);
@@ -262,13 +262,13 @@ TEST(RefCounted, NoResurrectionFromRawPointer) {
 
 TEST(RefCounted, MakeAfterShutdownIsAProgrammerError) {
   if (!KEEL_ASSERTS_ENABLED) GTEST_SKIP() << "asserts compiled out";
-  ScopedAssertHandler guard(&record_assert);
-  g_asserts = 0;
+  ScopedAssertHandler guard(&record_ref_assert);
+  g_ref_asserts = 0;
   Fixture f;
   f.registry.shutdown();
   int destroyed = 0;
   Ref<Tracked> late = f.registry.make<Tracked>(&destroyed);
-  EXPECT_EQ(g_asserts, 1);
+  EXPECT_EQ(g_ref_asserts, 1);
   ASSERT_TRUE(late);  // unowned: freed at its last release
   late.reset();
   EXPECT_EQ(destroyed, 1);

@@ -23,7 +23,7 @@ struct Fixture {
   ObjectRegistry registry{logger};
 };
 
-constexpr int kThreads = 4;
+constexpr int kRefThreads = 4;
 
 TEST(RefThreads, CopyAndDropOnManyThreadsThenCollectOnMain) {
   Fixture f;
@@ -39,7 +39,7 @@ TEST(RefThreads, CopyAndDropOnManyThreadsThenCollectOnMain) {
   std::atomic<int> ready{0};
   std::atomic<long> sum{0};
   std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
+  for (int t = 0; t < kRefThreads; ++t) {
     // Each thread starts with its own copies, so the main thread can drop its handles at once
     // and the last release of each object happens on some worker.
     std::vector<Ref<Counted>> mine = objects;
@@ -60,7 +60,7 @@ TEST(RefThreads, CopyAndDropOnManyThreadsThenCollectOnMain) {
   }
   objects.clear();
   for (auto& th : threads) th.join();
-  EXPECT_EQ(ready.load(), kThreads);
+  EXPECT_EQ(ready.load(), kRefThreads);
   EXPECT_GT(sum.load(), 0);
 
   EXPECT_EQ(destroyed.load(), 0);  // nothing destroyed off the owning thread
@@ -107,8 +107,8 @@ TEST(RefThreads, MakeFromManyThreads) {
   std::atomic<int> destroyed{0};
   constexpr int kPerThread = 300;
   std::vector<std::thread> threads;
-  std::vector<std::vector<Ref<Counted>>> kept(kThreads);
-  for (int t = 0; t < kThreads; ++t) {
+  std::vector<std::vector<Ref<Counted>>> kept(kRefThreads);
+  for (int t = 0; t < kRefThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < kPerThread; ++i) {
         Ref<Counted> r = f.registry.make<Counted>(&destroyed, i);
@@ -118,13 +118,13 @@ TEST(RefThreads, MakeFromManyThreads) {
     });
   }
   for (auto& th : threads) th.join();
-  EXPECT_EQ(f.registry.live_count(), static_cast<usize>(kThreads * kPerThread));
-  const usize kept_count = static_cast<usize>(kThreads) * ((kPerThread + 2) / 3);
-  EXPECT_EQ(f.registry.collect(), kThreads * kPerThread - kept_count);
+  EXPECT_EQ(f.registry.live_count(), static_cast<usize>(kRefThreads * kPerThread));
+  const usize kept_count = static_cast<usize>(kRefThreads) * ((kPerThread + 2) / 3);
+  EXPECT_EQ(f.registry.collect(), kRefThreads * kPerThread - kept_count);
   EXPECT_EQ(f.registry.live_count(), kept_count);
   kept.clear();
   f.registry.collect();
-  EXPECT_EQ(destroyed.load(), kThreads * kPerThread);
+  EXPECT_EQ(destroyed.load(), kRefThreads * kPerThread);
   EXPECT_EQ(f.registry.live_count(), 0u);
 }
 

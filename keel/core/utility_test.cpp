@@ -229,8 +229,8 @@ struct Player : Object {
 struct BadGuy : Object {
   BadGuy() { kinds_.set(Kind::kBadGuy); }
 };
-struct Tree : Object {
-  Tree() { kinds_ = {Kind::kInert}; }
+struct TreeObject : Object {
+  TreeObject() { kinds_ = {Kind::kInert}; }
 };
 
 TEST(GoldenRulesCh1, C1_09_FlagBasedTypeQueries) {
@@ -238,7 +238,7 @@ TEST(GoldenRulesCh1, C1_09_FlagBasedTypeQueries) {
   static_assert(sizeof(Flags<Kind>) == 8);
   const Player player;
   const BadGuy bad;
-  const Tree tree;
+  const TreeObject tree;
   EXPECT_TRUE(player.is_good_guy());
   EXPECT_FALSE(bad.is_good_guy());
   EXPECT_FALSE(tree.is_good_guy());

@@ -18,7 +18,7 @@ using ::testing::HasSubstr;
 // Asserts are recorded in asserts_ (keel/core/testing/assert_recorder.h), not fatal.
 using EntryPoints = keel::testing::AssertRecordingTest;
 
-constexpr const char* kSource = R"(
+constexpr const char* kEntryPointsSource = R"(
 FSM("Door", "Character")
 {
     InitialState("Shut");
@@ -60,7 +60,7 @@ TEST_F(EntryPoints, InstanceWithAnUnlinkedDefinitionIsRefused) {
   EXPECT_FALSE(i.initialized());
 
   // An image added but not linked: find() does not hand it out.
-  auto image = testing::compile_text(kSource, testing::character_types());
+  auto image = testing::compile_text(kEntryPointsSource, testing::character_types());
   ASSERT_TRUE(image);
   FsmLibrary library;
   ASSERT_TRUE(library.add(std::move(*image)));
@@ -69,7 +69,7 @@ TEST_F(EntryPoints, InstanceWithAnUnlinkedDefinitionIsRefused) {
 }
 
 TEST_F(EntryPoints, InstanceOfAnotherEnvironmentAndMissingFunctions) {
-  auto library = testing::load({kSource}, testing::character_types());
+  auto library = testing::load({kEntryPointsSource}, testing::character_types());
   ASSERT_NE(library, nullptr);
   testing::Recorder without;  // "Creak" is not registered
   FsmInstance i;
@@ -134,7 +134,7 @@ TEST_F(EntryPoints, CommandHandlerForABuiltInOpcodeIsRefused) {
 }
 
 TEST_F(EntryPoints, ZeroNestingDepthRefusesHandlersWithAMessage) {
-  auto library = testing::load({kSource}, testing::character_types());
+  auto library = testing::load({kEntryPointsSource}, testing::character_types());
   ASSERT_NE(library, nullptr);
   testing::Recorder r;
   r.declare({"Creak"});

@@ -11,7 +11,7 @@ using ::testing::ElementsAre;
 using testing::Recorder;
 
 // "Thrower" links to whatever FindTarget supplies; "Target" decides whether to accept.
-constexpr const char* kSource = R"(
+constexpr const char* kLinksSource = R"(
 FSM("Thrower", "Character")
 {
     InitialState("Ready");
@@ -50,7 +50,7 @@ FSM("Target", "Character")
 class FsmLinks : public ::testing::Test {
  protected:
   void SetUp() override {
-    library_ = testing::load({kSource}, testing::character_types());
+    library_ = testing::load({kLinksSource}, testing::character_types());
     ASSERT_NE(library_, nullptr);
     r_.declare({"Linked", "NotLinked", "GotReply", "Thrown", "Unlinked", "Thought about it"});
     r_.declare("FindTarget", [this](FsmInstance& self) {

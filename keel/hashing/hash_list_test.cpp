@@ -12,11 +12,11 @@
 namespace keel::hashing {
 namespace {
 
-struct Item {
+struct ListItem {
   int id = 0;
 };
 
-std::vector<Hash> hashes_of(const HashList<Item>& list) {
+std::vector<Hash> hashes_of(const HashList<ListItem>& list) {
   std::vector<Hash> out;
   for (usize i = 0; i < list.size(); ++i) out.push_back(list.hash_at(i));
   return out;
@@ -29,13 +29,13 @@ TEST(HashList, C3_06_SortedFindIndexRemoveAndDeferredSort) {
   std::set<Hash> unique;
   while (unique.size() < 500) unique.insert(static_cast<Hash>(rng()));
   std::vector<Hash> keys(unique.begin(), unique.end());
-  std::vector<Item> items(keys.size());
+  std::vector<ListItem> items(keys.size());
   std::vector<usize> order(keys.size());
   for (usize i = 0; i < order.size(); ++i) order[i] = i;
   std::shuffle(order.begin(), order.end(), rng);
 
-  HashList<Item> list;
-  HashList<Item> deferred;
+  HashList<ListItem> list;
+  HashList<ListItem> deferred;
   deferred.defer_sort();
   for (usize i : order) {
     ASSERT_TRUE(list.add(keys[i], &items[i]));
@@ -72,8 +72,8 @@ TEST(HashList, C3_06_SortedFindIndexRemoveAndDeferredSort) {
 // C3-07: the incremental-hash collision method, step by step (derived from the book's add and
 // remove algorithms).
 TEST(HashList, C3_07_IncrementalHashWithTombstones) {
-  Item x{1}, y{2}, z{3}, w{4}, v{5};
-  HashList<Item> list(Collisions::kIncremental);
+  ListItem x{1}, y{2}, z{3}, w{4}, v{5};
+  HashList<ListItem> list(Collisions::kIncremental);
   ASSERT_TRUE(list.add(100, &x));
   ASSERT_TRUE(list.add(100, &y));
   ASSERT_TRUE(list.add(100, &z));
@@ -84,7 +84,7 @@ TEST(HashList, C3_07_IncrementalHashWithTombstones) {
 
   usize probes = 0;
   EXPECT_EQ(list.find(
-                100, [](const Item& i) { return i.id == 3; }, probes),
+                100, [](const ListItem& i) { return i.id == 3; }, probes),
             &z);
   EXPECT_EQ(probes, 3u);  // 100, 101, 102
   EXPECT_EQ(list.find(100), &x);
@@ -95,7 +95,8 @@ TEST(HashList, C3_07_IncrementalHashWithTombstones) {
   EXPECT_EQ(list.size(), 3u);
   EXPECT_EQ(list.count(), 2u);
   EXPECT_EQ(list.at_index(1), nullptr);
-  EXPECT_EQ(list.find(100, [](const Item& i) { return i.id == 3; }), &z);  // across the tombstone
+  EXPECT_EQ(list.find(100, [](const ListItem& i) { return i.id == 3; }),
+            &z);  // across the tombstone
 
   // Remove Z: the end of the run; the walk back takes the tombstone with it.
   ASSERT_TRUE(list.remove(100, &z));
@@ -109,7 +110,7 @@ TEST(HashList, C3_07_IncrementalHashWithTombstones) {
   EXPECT_EQ(list.at_index(1), &w);
   EXPECT_EQ(list.at_index(2), &v);
   EXPECT_EQ(list.find(101), &w);
-  EXPECT_EQ(list.find(100, [](const Item& i) { return i.id == 5; }), &v);
+  EXPECT_EQ(list.find(100, [](const ListItem& i) { return i.id == 5; }), &v);
 
   Status again = list.add(100, &x);
   ASSERT_FALSE(again);
@@ -120,8 +121,8 @@ TEST(HashList, C3_07_IncrementalHashWithTombstones) {
 // Erratum 20: an incremental probe never wraps from 0xFFFFFFFF to 0; the add fails with
 // kOverflow and leaves the list unchanged. The removal walk back stops at hash 0.
 TEST(HashList, Erratum20_IncrementalOverflowPolicy) {
-  Item a{1}, b{2}, c{3}, d{4};
-  HashList<Item> list(Collisions::kIncremental);
+  ListItem a{1}, b{2}, c{3}, d{4};
+  HashList<ListItem> list(Collisions::kIncremental);
   ASSERT_TRUE(list.add(0xFFFFFFFEu, &a));
   ASSERT_TRUE(list.add(0xFFFFFFFEu, &b));  // probes to 0xFFFFFFFF
   Status full = list.add(0xFFFFFFFEu, &c);
@@ -141,7 +142,7 @@ TEST(HashList, Erratum20_IncrementalOverflowPolicy) {
   EXPECT_EQ(list.at_index(0), &c);
 
   // Bottom of the range: the walk back over tombstones ends at hash 0.
-  HashList<Item> low(Collisions::kIncremental);
+  HashList<ListItem> low(Collisions::kIncremental);
   ASSERT_TRUE(low.add(0, &a));
   ASSERT_TRUE(low.add(0, &b));
   ASSERT_TRUE(low.add(0, &d));
@@ -153,7 +154,7 @@ TEST(HashList, Erratum20_IncrementalOverflowPolicy) {
   EXPECT_EQ(low.size(), 0u);
 
   // Deferred sort applies the same policy and reports the dropped item.
-  HashList<Item> deferred(Collisions::kIncremental);
+  HashList<ListItem> deferred(Collisions::kIncremental);
   deferred.defer_sort();
   ASSERT_TRUE(deferred.add(0xFFFFFFFFu, &a));
   ASSERT_TRUE(deferred.add(0xFFFFFFFFu, &b));
@@ -167,10 +168,10 @@ TEST(HashList, Erratum20_IncrementalOverflowPolicy) {
 // Erratum 19 (for lists): a repeated (hash, pointer) is rejected in every mode, also when the
 // earlier copy sits behind a tombstone (the book's add would store it twice).
 TEST(HashList, Erratum19_DuplicateAddsRejected) {
-  Item x{1}, y{2}, z{3};
+  ListItem x{1}, y{2}, z{3};
   for (Collisions mode : {Collisions::kReject, Collisions::kSideBySide, Collisions::kIncremental,
                           Collisions::kChained}) {
-    HashList<Item> list(mode);
+    HashList<ListItem> list(mode);
     ASSERT_TRUE(list.add(7, &x));
     Status again = list.add(7, &x);
     ASSERT_FALSE(again);
@@ -179,7 +180,7 @@ TEST(HashList, Erratum19_DuplicateAddsRejected) {
     EXPECT_EQ(other.has_value(), mode != Collisions::kReject);
     EXPECT_EQ(list.count(), mode == Collisions::kReject ? 1u : 2u);
   }
-  HashList<Item> list(Collisions::kIncremental);
+  HashList<ListItem> list(Collisions::kIncremental);
   ASSERT_TRUE(list.add(50, &x));
   ASSERT_TRUE(list.add(50, &y));
   ASSERT_TRUE(list.add(50, &z));
@@ -190,42 +191,42 @@ TEST(HashList, Erratum19_DuplicateAddsRejected) {
 }
 
 TEST(HashList, SideBySideDuplicatesFoundByMatch) {
-  Item a{1}, b{2}, c{3}, other{4};
-  HashList<Item> list(Collisions::kSideBySide);
+  ListItem a{1}, b{2}, c{3}, other{4};
+  HashList<ListItem> list(Collisions::kSideBySide);
   ASSERT_TRUE(list.add(10, &other));
   ASSERT_TRUE(list.add(20, &a));
   ASSERT_TRUE(list.add(20, &b));
   ASSERT_TRUE(list.add(20, &c));
   EXPECT_EQ(hashes_of(list), (std::vector<Hash>{10, 20, 20, 20}));
   EXPECT_EQ(list.find(20), &a);  // first added
-  EXPECT_EQ(list.find(20, [](const Item& i) { return i.id == 3; }), &c);
-  EXPECT_EQ(list.find(20, [](const Item& i) { return i.id == 4; }), nullptr);
+  EXPECT_EQ(list.find(20, [](const ListItem& i) { return i.id == 3; }), &c);
+  EXPECT_EQ(list.find(20, [](const ListItem& i) { return i.id == 4; }), nullptr);
   ASSERT_TRUE(list.remove(20, &b));
-  EXPECT_EQ(list.find(20, [](const Item& i) { return i.id == 2; }), nullptr);
-  EXPECT_EQ(list.find(20, [](const Item& i) { return i.id == 3; }), &c);
+  EXPECT_EQ(list.find(20, [](const ListItem& i) { return i.id == 2; }), nullptr);
+  EXPECT_EQ(list.find(20, [](const ListItem& i) { return i.id == 3; }), &c);
   ASSERT_TRUE(list.remove(20));  // removes the first: A
   EXPECT_EQ(list.find(20), &c);
   EXPECT_FALSE(list.remove(20, &a));
 }
 
 TEST(HashList, ChainedCollisionsHangOffOneEntry) {
-  Item a{1}, b{2}, c{3};
-  HashList<Item> list(Collisions::kChained);
+  ListItem a{1}, b{2}, c{3};
+  HashList<ListItem> list(Collisions::kChained);
   ASSERT_TRUE(list.add(5, &a));
   ASSERT_TRUE(list.add(5, &b));
   ASSERT_TRUE(list.add(5, &c));
   EXPECT_EQ(list.size(), 1u);  // one array entry
   EXPECT_EQ(list.count(), 3u);
-  EXPECT_EQ(list.find(5, [](const Item& i) { return i.id == 3; }), &c);
+  EXPECT_EQ(list.find(5, [](const ListItem& i) { return i.id == 3; }), &c);
   std::vector<int> seen;
-  list.for_each([&](Hash h, Item* i) {
+  list.for_each([&](Hash h, ListItem* i) {
     EXPECT_EQ(h, 5u);
     seen.push_back(i->id);
   });
   EXPECT_EQ(seen, (std::vector<int>{1, 2, 3}));
   ASSERT_TRUE(list.remove(5, &a));  // B is promoted into the entry
   EXPECT_EQ(list.find(5), &b);
-  EXPECT_EQ(list.find(5, [](const Item& i) { return i.id == 3; }), &c);
+  EXPECT_EQ(list.find(5, [](const ListItem& i) { return i.id == 3; }), &c);
   ASSERT_TRUE(list.remove(5, &c));
   ASSERT_TRUE(list.remove(5, &b));
   EXPECT_EQ(list.size(), 0u);
@@ -233,8 +234,8 @@ TEST(HashList, ChainedCollisionsHangOffOneEntry) {
 }
 
 TEST(HashList, DeferredSortPerModeDropsRuleBreakers) {
-  Item a{1}, b{2}, c{3};
-  HashList<Item> reject;
+  ListItem a{1}, b{2}, c{3};
+  HashList<ListItem> reject;
   reject.defer_sort();
   ASSERT_TRUE(reject.add(9, &a));
   ASSERT_TRUE(reject.add(9, &b));
@@ -245,7 +246,7 @@ TEST(HashList, DeferredSortPerModeDropsRuleBreakers) {
   EXPECT_EQ(reject.find(9), &a);  // the first added wins
   EXPECT_EQ(reject.count(), 2u);
 
-  HashList<Item> incremental(Collisions::kIncremental);
+  HashList<ListItem> incremental(Collisions::kIncremental);
   ASSERT_TRUE(incremental.add(101, &c));  // sorted part, then a deferred batch
   incremental.defer_sort();
   ASSERT_TRUE(incremental.add(100, &a));
@@ -253,9 +254,9 @@ TEST(HashList, DeferredSortPerModeDropsRuleBreakers) {
   ASSERT_TRUE(incremental.sort());
   EXPECT_EQ(hashes_of(incremental), (std::vector<Hash>{100, 101, 102}));
   EXPECT_EQ(incremental.find(101), &c);
-  EXPECT_EQ(incremental.find(100, [](const Item& i) { return i.id == 2; }), &b);
+  EXPECT_EQ(incremental.find(100, [](const ListItem& i) { return i.id == 2; }), &b);
 
-  HashList<Item> chained(Collisions::kChained);
+  HashList<ListItem> chained(Collisions::kChained);
   chained.defer_sort();
   ASSERT_TRUE(chained.add(4, &a));
   ASSERT_TRUE(chained.add(4, &b));
@@ -271,11 +272,11 @@ TEST(HashList, RandomOperationsMatchReferenceInEveryMode) {
   for (Collisions mode :
        {Collisions::kSideBySide, Collisions::kIncremental, Collisions::kChained}) {
     std::mt19937 rng(static_cast<u32>(mode) + 11);
-    std::vector<Item> items(200);
+    std::vector<ListItem> items(200);
     for (usize i = 0; i < items.size(); ++i) items[i].id = static_cast<int>(i);
     std::vector<Hash> hash_of(items.size());
     std::vector<bool> stored(items.size(), false);
-    HashList<Item> list(mode);
+    HashList<ListItem> list(mode);
     for (int step = 0; step < 5000; ++step) {
       const usize i = rng() % items.size();
       if (!stored[i]) {
@@ -290,7 +291,7 @@ TEST(HashList, RandomOperationsMatchReferenceInEveryMode) {
         usize live = 0;
         for (usize k = 0; k < items.size(); ++k) {
           const int id = static_cast<int>(k);
-          Item* found = list.find(hash_of[k], [id](const Item& it) { return it.id == id; });
+          ListItem* found = list.find(hash_of[k], [id](const ListItem& it) { return it.id == id; });
           EXPECT_EQ(found, stored[k] ? &items[k] : nullptr) << "mode " << static_cast<int>(mode);
           live += stored[k] ? 1 : 0;
         }

@@ -9,7 +9,7 @@
 namespace keel::hashing {
 namespace {
 
-struct Item {
+struct TableItem {
   int id = 0;
 };
 
@@ -20,10 +20,10 @@ TEST(HashTable, C3_08_BucketsByModuloAndAgreementWithList) {
   std::set<Hash> unique;
   while (unique.size() < 400) unique.insert(static_cast<Hash>(rng()));
   std::vector<Hash> keys(unique.begin(), unique.end());
-  std::vector<Item> items(keys.size());
+  std::vector<TableItem> items(keys.size());
 
-  HashTable<Item> table(20);
-  HashList<Item> list;
+  HashTable<TableItem> table(20);
+  HashList<TableItem> list;
   for (usize i = 0; i < keys.size(); ++i) {
     ASSERT_TRUE(table.add(keys[i], &items[i]));
     ASSERT_TRUE(list.add(keys[i], &items[i]));
@@ -56,15 +56,15 @@ TEST(HashTable, C3_08_BucketsByModuloAndAgreementWithList) {
 }
 
 TEST(HashTable, CollisionModesWorkPerBucket) {
-  Item a{1}, b{2};
-  HashTable<Item> table(7, Collisions::kIncremental);
+  TableItem a{1}, b{2};
+  HashTable<TableItem> table(7, Collisions::kIncremental);
   ASSERT_TRUE(table.add(42, &a));
   ASSERT_TRUE(table.add(42, &b));
-  EXPECT_EQ(table.find(42, [](const Item& i) { return i.id == 2; }), &b);
+  EXPECT_EQ(table.find(42, [](const TableItem& i) { return i.id == 2; }), &b);
   ASSERT_TRUE(table.remove(42, &a));
   EXPECT_EQ(table.find(42), &b);
   int visited = 0;
-  table.for_each([&](Hash h, Item* i) {
+  table.for_each([&](Hash h, TableItem* i) {
     EXPECT_EQ(h, 42u);
     EXPECT_EQ(i, &b);
     ++visited;

@@ -14,7 +14,7 @@ namespace {
 
 using namespace keel::literals;
 
-std::filesystem::path scratch(const std::string& test) {
+std::filesystem::path table_scratch(const std::string& test) {
   auto dir = std::filesystem::path(KEEL_TEST_TMPDIR) / "string_table" / test;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
@@ -24,7 +24,7 @@ std::filesystem::path scratch(const std::string& test) {
 // C3-14: keys + language file, lookup by key hash, the key itself when missing, language switch,
 // lookups after the key text is gone.
 TEST(StringTable, C3_14_Localization) {
-  const auto dir = scratch("c3_14");
+  const auto dir = table_scratch("c3_14");
   ASSERT_TRUE(write_file_atomic(dir / "keys.txt", std::string_view("TITLE\nSTART\n")));
   ASSERT_TRUE(write_file_atomic(dir / "english.txt", std::string_view("My Game\nPress Start\n")));
   ASSERT_TRUE(

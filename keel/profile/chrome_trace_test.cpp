@@ -14,8 +14,8 @@
 namespace keel::profile {
 namespace {
 
-constexpr Site kA{"A", __FILE__, __LINE__};
-constexpr Site kB{"B", __FILE__, __LINE__};
+constexpr Site kTraceA{"A", __FILE__, __LINE__};
+constexpr Site kTraceB{"B", __FILE__, __LINE__};
 
 using nlohmann::json;
 
@@ -32,9 +32,9 @@ FakeProfiler& three_frames(FakeProfiler& f) {
   for (u64 frame = 0; frame < 3; ++frame) {
     const u64 t = frame * 1000;
     f.begin_frame(t);
-    f.enter(kA, t + 100);
-    f.sample(kB, t + 200, t + 300);
-    f.leave(kA, t + 700);
+    f.enter(kTraceA, t + 100);
+    f.sample(kTraceB, t + 200, t + 300);
+    f.leave(kTraceA, t + 700);
     f.end_frame(t + 1000);
   }
   return f;
@@ -98,9 +98,9 @@ TEST(ChromeTrace, MergesThreadsOnTheirOwnTracks) {
   FakeProfiler worker(FakeProfilerOptions{.trace_capacity = 64, .ns_per_tick = 1000.0});
   three_frames(main_thread);
   worker.ticks().set(1500);
-  worker.profiler().enter(kB);
+  worker.profiler().enter(kTraceB);
   worker.ticks().set(1600);
-  worker.profiler().leave(kB);
+  worker.profiler().leave(kTraceB);
   std::vector<ThreadTrace> threads{main_thread.trace()->snapshot(), worker.trace()->snapshot()};
   threads[1].thread_id = 2;
   threads[1].thread_name = "worker";
@@ -159,7 +159,7 @@ TEST(TraceBuffer, RingKeepsTheNewestEvents) {
   FakeTickSource ticks;
   TraceBuffer buffer(ticks, 3);  // rounded up to 4
   EXPECT_EQ(buffer.capacity(), 4u);
-  for (u64 i = 0; i < 10; ++i) buffer.push(&kA, i, i + 1, 1);
+  for (u64 i = 0; i < 10; ++i) buffer.push(&kTraceA, i, i + 1, 1);
   EXPECT_EQ(buffer.recorded(), 10u);
   const ThreadTrace trace = buffer.snapshot();
   ASSERT_EQ(trace.events.size(), 4u);

@@ -18,22 +18,22 @@ namespace {
 
 using keel::testing::AssertRecorder;
 
-constexpr Site kA{"A", __FILE__, __LINE__};
-constexpr Site kB{"B", __FILE__, __LINE__};
+constexpr Site kEntryA{"A", __FILE__, __LINE__};
+constexpr Site kEntryB{"B", __FILE__, __LINE__};
 
 TEST(EntryPoints, ProfilerCallsInTheWrongOrder) {
   FakeProfiler f;
   Profiler& p = f.profiler();
   f.end_frame(10);  // end without begin: ignored, reported
   EXPECT_EQ(p.frame_count(), 0u);
-  f.leave(kA, 11);  // leave without enter
+  f.leave(kEntryA, 11);  // leave without enter
   p.leave_named("nothing open");
   f.begin_frame(20);
   f.begin_frame(30);  // begin inside a frame: the open frame ends first
   EXPECT_EQ(p.frame_count(), 1u);
-  f.enter(kA, 31);
-  f.leave(kB, 32);  // B is not open: ignored
-  f.end_frame(40);  // A still open: closed at the frame end
+  f.enter(kEntryA, 31);
+  f.leave(kEntryB, 32);  // B is not open: ignored
+  f.end_frame(40);       // A still open: closed at the frame end
   EXPECT_EQ(p.frame_count(), 2u);
   EXPECT_EQ(p.current(), kRootNode);
   EXPECT_EQ(p.error_count(), 6u);

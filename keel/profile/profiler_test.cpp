@@ -10,10 +10,10 @@
 namespace keel::profile {
 namespace {
 
-constexpr Site kA{"A", __FILE__, __LINE__};
-constexpr Site kB{"B", __FILE__, __LINE__};
-constexpr Site kC{"C", __FILE__, __LINE__};
-constexpr Site kF{"f", __FILE__, __LINE__};
+constexpr Site kProfA{"A", __FILE__, __LINE__};
+constexpr Site kProfB{"B", __FILE__, __LINE__};
+constexpr Site kProfC{"C", __FILE__, __LINE__};
+constexpr Site kProfF{"f", __FILE__, __LINE__};
 constexpr ValueSite kVertices{"vertices"};
 
 bool any_error_mentions(const Profiler& p, const std::string& a, const std::string& b) {
@@ -26,9 +26,9 @@ bool any_error_mentions(const Profiler& p, const std::string& a, const std::stri
 TEST(Profiler, Check8_SelfTimePercentages) {
   FakeProfiler f;
   f.begin_frame(0);
-  f.enter(kA, 10);
-  f.sample(kB, 20, 30);
-  f.leave(kA, 40);
+  f.enter(kProfA, 10);
+  f.sample(kProfB, 20, 30);
+  f.leave(kProfA, 40);
   f.end_frame(100);
 
   const Profiler& p = f.profiler();
@@ -52,9 +52,9 @@ TEST(Profiler, Check8_SelfTimePercentages) {
 TEST(Profiler, Check9_CallCountsResetNextFrame) {
   FakeProfiler f;
   f.begin_frame(0);
-  f.sample(kA, 10, 20);
-  f.sample(kA, 30, 40);
-  f.sample(kA, 50, 60);
+  f.sample(kProfA, 10, 20);
+  f.sample(kProfA, 30, 40);
+  f.sample(kProfA, 50, 60);
   f.end_frame(100);
   const NodeId a = f.profiler().find("A");
   EXPECT_EQ(f.profiler().node(a).calls, 3u);
@@ -70,8 +70,8 @@ TEST(Profiler, Check9_ResetOneNodeOrAll) {
   FakeProfiler f;
   for (u64 frame = 0; frame < 2; ++frame) {
     f.begin_frame(frame * 100);
-    f.sample(kA, frame * 100 + 10, frame * 100 + 30);
-    f.sample(kB, frame * 100 + 40, frame * 100 + 50);
+    f.sample(kProfA, frame * 100 + 10, frame * 100 + 30);
+    f.sample(kProfB, frame * 100 + 40, frame * 100 + 50);
     f.end_frame(frame * 100 + 100);
   }
   Profiler& p = f.profiler();
@@ -85,7 +85,7 @@ TEST(Profiler, Check9_ResetOneNodeOrAll) {
   EXPECT_DOUBLE_EQ(p.node(b).self_stats.max, 10.0);
 
   f.begin_frame(200);
-  f.sample(kA, 210, 250);
+  f.sample(kProfA, 210, 250);
   f.end_frame(300);
   EXPECT_EQ(p.node(a).self_stats.frames, 1u);
   EXPECT_DOUBLE_EQ(p.node(a).self_stats.min, 40.0);  // the old 20% frames are forgotten
@@ -103,7 +103,7 @@ TEST(Profiler, Check10_MinAvgMax) {
   u64 t = 0;
   for (const u64 pct : pcts) {
     f.begin_frame(t);
-    f.sample(kA, t + 1, t + 1 + pct);
+    f.sample(kProfA, t + 1, t + 1 + pct);
     f.end_frame(t + 100);
     t += 100;
   }
@@ -117,12 +117,12 @@ TEST(Profiler, Check10_MinAvgMax) {
 TEST(Profiler, Check11_SameFunctionTwoParents) {
   FakeProfiler f;
   f.begin_frame(0);
-  f.enter(kA, 0);
-  f.sample(kC, 10, 40);
-  f.leave(kA, 50);
-  f.enter(kB, 50);
-  f.sample(kC, 60, 70);
-  f.leave(kB, 80);
+  f.enter(kProfA, 0);
+  f.sample(kProfC, 10, 40);
+  f.leave(kProfA, 50);
+  f.enter(kProfB, 50);
+  f.sample(kProfC, 60, 70);
+  f.leave(kProfB, 80);
   f.end_frame(100);
 
   const Profiler& p = f.profiler();
@@ -142,9 +142,9 @@ TEST(Profiler, Check11_SameFunctionTwoParents) {
 TEST(Profiler, D6_35_PerFrameAccumulation) {
   FakeProfiler f;
   f.begin_frame(0);
-  f.sample(kF, 100, 110);
-  f.sample(kF, 200, 220);
-  f.sample(kF, 300, 330);
+  f.sample(kProfF, 100, 110);
+  f.sample(kProfF, 200, 220);
+  f.sample(kProfF, 300, 330);
   f.end_frame(1000);
   const Profiler& p = f.profiler();
   const Node& fn = p.node(p.find("f"));
@@ -161,9 +161,9 @@ TEST(Profiler, D6_36_PercentagesAreUnitFree) {
   for (const u64 scale : {u64{1}, u64{3}, u64{1000}}) {
     FakeProfiler f;
     f.begin_frame(0);
-    f.enter(kA, 0);
-    f.sample(kC, 100 * scale, 400 * scale);
-    f.leave(kA, 700 * scale);
+    f.enter(kProfA, 0);
+    f.sample(kProfC, 100 * scale, 400 * scale);
+    f.leave(kProfA, 700 * scale);
     f.end_frame(1000 * scale);
     const Profiler& p = f.profiler();
     EXPECT_DOUBLE_EQ(p.node(p.find("A")).total_pct, 70.0) << "scale " << scale;
@@ -178,9 +178,9 @@ TEST(Profiler, D6_37_MinMaxAvgAcrossFrames) {
   u64 t = 0;
   for (const u64 child : {10, 30, 50}) {  // A at 20%, 40%, 60% of a 100-tick frame
     f.begin_frame(t);
-    f.enter(kA, t);
-    f.sample(kB, t + 5, t + 5 + child);
-    f.leave(kA, t + 10 + child);
+    f.enter(kProfA, t);
+    f.sample(kProfB, t + 5, t + 5 + child);
+    f.leave(kProfA, t + 10 + child);
     f.end_frame(t + 100);
     t += 100;
   }
@@ -195,9 +195,9 @@ TEST(Profiler, D6_37_MinMaxAvgAcrossFrames) {
 TEST(Profiler, D6_38_InclusiveVsExclusive) {
   FakeProfiler f;
   f.begin_frame(0);
-  f.enter(kA, 0);
-  f.sample(kC, 100, 400);
-  f.leave(kA, 700);
+  f.enter(kProfA, 0);
+  f.sample(kProfC, 100, 400);
+  f.leave(kProfA, 700);
   f.end_frame(1000);
   const Profiler& p = f.profiler();
   const Node& a = p.node(p.find("A"));
@@ -210,9 +210,9 @@ TEST(Profiler, D6_38_InclusiveVsExclusive) {
   // Inclusive totals can exceed 100% of the frame.
   FakeProfiler g;
   g.begin_frame(0);
-  g.enter(kA, 0);
-  g.sample(kC, 100, 400);
-  g.leave(kA, 900);
+  g.enter(kProfA, 0);
+  g.sample(kProfC, 100, 400);
+  g.leave(kProfA, 900);
   g.end_frame(1000);
   const Profiler& q = g.profiler();
   const f64 inclusive = q.node(q.find("A")).total_pct + q.node(q.find("A/C")).total_pct;
@@ -227,9 +227,9 @@ TEST(Profiler, D6_42_ValueRecording) {
   f.begin_frame(0);
   u64 t = 10;
   for (const f64 vertices : {1.0, 1.0, 1.0, 100.0}) {
-    f.enter(kF, t);
+    f.enter(kProfF, t);
     p.record_value(kVertices, vertices);
-    f.leave(kF, t + 5);
+    f.leave(kProfF, t + 5);
     t += 10;
   }
   f.end_frame(100);
@@ -245,9 +245,9 @@ TEST(Profiler, D6_42_ValueRecording) {
 
   // The frame statistics restart; the overall ones keep accumulating until reset.
   f.begin_frame(100);
-  f.enter(kF, 110);
+  f.enter(kProfF, 110);
   p.record_value(kVertices, 7.0);
-  f.leave(kF, 120);
+  f.leave(kProfF, 120);
   f.end_frame(200);
   EXPECT_EQ(v->last_frame.count, 1u);
   EXPECT_DOUBLE_EQ(v->last_frame.avg(), 7.0);
@@ -288,7 +288,7 @@ TEST(Profiler, D6_43_MismatchedEndIsReported) {
   EXPECT_EQ(p.node(p.find("x/y")).total_ticks, 30u);
 
   // A scoped end whose sample is not open at all.
-  f.leave(kA, 210);
+  f.leave(kProfA, 210);
   EXPECT_EQ(p.error_count(), 3u);
   EXPECT_TRUE(any_error_mentions(p, "'A'", "without a matching begin"));
 }
@@ -297,7 +297,7 @@ TEST(Profiler, D6_43_MissingEndAtFrameEndIsClosed) {
   FakeProfiler f;
   Profiler& p = f.profiler();
   f.begin_frame(0);
-  f.enter(kA, 10);  // an early return skipped the end
+  f.enter(kProfA, 10);  // an early return skipped the end
   f.end_frame(100);
   EXPECT_EQ(p.error_count(), 1u);
   EXPECT_TRUE(any_error_mentions(p, "missing end of 'A'", "end_frame"));
@@ -307,7 +307,7 @@ TEST(Profiler, D6_43_MissingEndAtFrameEndIsClosed) {
 
   // The next frame works normally.
   f.begin_frame(100);
-  f.sample(kA, 110, 120);
+  f.sample(kProfA, 110, 120);
   f.end_frame(200);
   EXPECT_EQ(p.error_count(), 1u);
   EXPECT_DOUBLE_EQ(p.node(p.find("A")).total_pct, 10.0);
@@ -342,11 +342,11 @@ TEST(Profiler, KeptErrorsAreBounded) {
 TEST(Profiler, RecursionNestsDeeper) {
   FakeProfiler f;
   f.begin_frame(0);
-  f.enter(kF, 0);
-  f.enter(kF, 10);
-  f.sample(kF, 20, 30);
-  f.leave(kF, 40);
-  f.leave(kF, 50);
+  f.enter(kProfF, 0);
+  f.enter(kProfF, 10);
+  f.sample(kProfF, 20, 30);
+  f.leave(kProfF, 40);
+  f.leave(kProfF, 50);
   f.end_frame(100);
   const Profiler& p = f.profiler();
   EXPECT_EQ(p.error_count(), 0u);
@@ -360,8 +360,9 @@ TEST(Profiler, RecursionNestsDeeper) {
 
 TEST(Profiler, ChildLookupFollowsAnyOrder) {
   // The look-up caches must never return the wrong child, whatever the order of visits.
-  constexpr Site kD{"D", __FILE__, __LINE__};
-  const Site* order[] = {&kA, &kB, &kC, &kD, &kC, &kA, &kD, &kD, &kB, &kA, &kC, &kB};
+  constexpr Site kProfD{"D", __FILE__, __LINE__};
+  const Site* order[] = {&kProfA, &kProfB, &kProfC, &kProfD, &kProfC, &kProfA,
+                         &kProfD, &kProfD, &kProfB, &kProfA, &kProfC, &kProfB};
   FakeProfiler f;
   f.begin_frame(0);
   u64 t = 0;
@@ -384,10 +385,10 @@ TEST(Profiler, SteadyStateAddsNoNodes) {
   for (u64 frame = 0; frame < 3; ++frame) {
     const u64 t = frame * 100;
     f.begin_frame(t);
-    f.enter(kA, t + 1);
-    f.sample(kB, t + 2, t + 3);
-    f.sample(kC, t + 4, t + 5);
-    f.leave(kA, t + 6);
+    f.enter(kProfA, t + 1);
+    f.sample(kProfB, t + 2, t + 3);
+    f.sample(kProfC, t + 4, t + 5);
+    f.leave(kProfA, t + 6);
     f.end_frame(t + 100);
     EXPECT_EQ(f.profiler().node_count(), 4u);
   }
@@ -397,8 +398,8 @@ TEST(Profiler, D6_44_EmptySampleMeasuresNonzeroWithRealTicks) {
   Profiler p(ProfilerOptions{.errors_to_stderr = false});
   EXPECT_EQ(&p.tick_source(), &CpuTickSource::instance());
   p.begin_frame();
-  p.enter(kF);
-  p.leave(kF);
+  p.enter(kProfF);
+  p.leave(kProfF);
   p.end_frame();
   EXPECT_GT(p.node(p.find("f")).total_ticks, 0u);
   EXPECT_GT(p.frame_ticks(), 0u);
@@ -408,17 +409,17 @@ TEST(Profiler, D6_44_EmptySampleMeasuresNonzeroWithRealTicks) {
 TEST(Profiler, SamplesGoToTheTraceBuffer) {
   FakeProfiler f(FakeProfilerOptions{.trace_capacity = 64});
   f.begin_frame(0);
-  f.enter(kA, 10);
-  f.sample(kB, 20, 30);
-  f.leave(kA, 40);
+  f.enter(kProfA, 10);
+  f.sample(kProfB, 20, 30);
+  f.leave(kProfA, 40);
   f.end_frame(100);
   const ThreadTrace trace = f.trace()->snapshot();
   ASSERT_EQ(trace.events.size(), 3u);
-  EXPECT_EQ(trace.events[0].site, &kB);
+  EXPECT_EQ(trace.events[0].site, &kProfB);
   EXPECT_EQ(trace.events[0].start, 20u);
   EXPECT_EQ(trace.events[0].end, 30u);
   EXPECT_EQ(trace.events[0].depth, 2u);
-  EXPECT_EQ(trace.events[1].site, &kA);
+  EXPECT_EQ(trace.events[1].site, &kProfA);
   EXPECT_EQ(trace.events[1].depth, 1u);
   EXPECT_EQ(trace.events[2].site, &frame_site());
   EXPECT_EQ(trace.events[2].depth, 0u);
@@ -426,7 +427,7 @@ TEST(Profiler, SamplesGoToTheTraceBuffer) {
 
   f.profiler().set_tracing(false);
   f.begin_frame(100);
-  f.sample(kA, 110, 120);
+  f.sample(kProfA, 110, 120);
   f.end_frame(200);
   EXPECT_EQ(f.trace()->recorded(), 3u);
 }
@@ -434,9 +435,9 @@ TEST(Profiler, SamplesGoToTheTraceBuffer) {
 TEST(Profiler, FindByPath) {
   FakeProfiler f;
   f.begin_frame(0);
-  f.enter(kA, 0);
-  f.sample(kB, 1, 2);
-  f.leave(kA, 3);
+  f.enter(kProfA, 0);
+  f.sample(kProfB, 1, 2);
+  f.leave(kProfA, 3);
   f.end_frame(10);
   const Profiler& p = f.profiler();
   EXPECT_EQ(p.find(""), kRootNode);
@@ -456,9 +457,9 @@ TEST(Profiler, ClockTickSourceOverFakeClock) {
   Profiler p(ProfilerOptions{.ticks = &ticks, .errors_to_stderr = false});
   p.begin_frame();
   clock.advance_ns(250);
-  p.enter(kA);
+  p.enter(kProfA);
   clock.advance_ns(500);
-  p.leave(kA);
+  p.leave(kProfA);
   clock.advance_ns(250);
   p.end_frame();
   EXPECT_EQ(p.frame_ticks(), 1000u);

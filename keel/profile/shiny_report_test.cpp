@@ -14,16 +14,16 @@
 namespace keel::profile {
 namespace {
 
-constexpr Site kA{"A", __FILE__, __LINE__};
-constexpr Site kB{"B", __FILE__, __LINE__};
+constexpr Site kShinyA{"A", __FILE__, __LINE__};
+constexpr Site kShinyB{"B", __FILE__, __LINE__};
 constexpr Site kRecurse{"recurse", __FILE__, __LINE__};
 
 // Check 8's frame: root 0..100, A 10..40 containing B 20..30; one tick is one microsecond.
 void run_check8_frame(FakeProfiler& f, u64 start) {
   f.begin_frame(start);
-  f.enter(kA, start + 10);
-  f.sample(kB, start + 20, start + 30);
-  f.leave(kA, start + 40);
+  f.enter(kShinyA, start + 10);
+  f.sample(kShinyB, start + 20, start + 30);
+  f.leave(kShinyA, start + 40);
   f.end_frame(start + 100);
 }
 
@@ -71,7 +71,7 @@ TEST(ShinyAveraging, ProfilerKeepsBothAveragingsPerNode) {
   for (u64 frame = 0; frame < 3; ++frame) {
     const u64 t = frame * 100;
     f.begin_frame(t);
-    f.sample(kA, t, t + 20 * (frame + 1));
+    f.sample(kShinyA, t, t + 20 * (frame + 1));
     f.end_frame(t + 100);
   }
   const SampleHistory& h = f.profiler().history(f.profiler().find("A"));
@@ -88,10 +88,10 @@ TEST(ShinyAveraging, ProfilerKeepsBothAveragingsPerNode) {
 TEST(ShinyAveraging, LogTableOptionUsesExponentialAverages) {
   FakeProfiler f(FakeProfilerOptions{.smoothing = 0.5});
   f.begin_frame(0);
-  f.sample(kA, 0, 20);
+  f.sample(kShinyA, 0, 20);
   f.end_frame(100);
   f.begin_frame(100);
-  f.sample(kA, 100, 140);
+  f.sample(kShinyA, 100, 140);
   f.end_frame(200);
   const std::string running = log_table(f.profiler());
   const std::string shiny = log_table(f.profiler(), Timing::kExclusive, Averaging::kExponential);
@@ -137,10 +137,10 @@ TEST(ShinyReport, SpansShowTheFrameToFrameVariation) {
   // A takes 10 us, then 2 ms: each value of the span picks its own unit.
   FakeProfiler f(FakeProfilerOptions{.ns_per_tick = 1000.0, .smoothing = 0.5});
   f.begin_frame(0);
-  f.sample(kA, 0, 10);
+  f.sample(kShinyA, 0, 10);
   f.end_frame(10'000);
   f.begin_frame(10'000);
-  f.sample(kA, 10'000, 12'000);
+  f.sample(kShinyA, 10'000, 12'000);
   f.end_frame(20'000);
   const std::string flat = shiny_report(f.profiler(), {.tree = false});
   // avg 1005 us -> "  1 ms"; min 10 + 0.05 * 1990 = 109.5 us; max 2 ms.
@@ -148,15 +148,15 @@ TEST(ShinyReport, SpansShowTheFrameToFrameVariation) {
 }
 
 TEST(ShinyReport, FlatProfileMergesCallingContextsAndSortsBySelfTime) {
-  constexpr Site kC{"C", __FILE__, __LINE__};
+  constexpr Site kShinyC{"C", __FILE__, __LINE__};
   FakeProfiler f;
   f.begin_frame(0);
-  f.enter(kA, 0);
-  f.sample(kC, 0, 30);
-  f.leave(kA, 40);
-  f.enter(kB, 40);
-  f.sample(kC, 40, 80);
-  f.leave(kB, 90);
+  f.enter(kShinyA, 0);
+  f.sample(kShinyC, 0, 30);
+  f.leave(kShinyA, 40);
+  f.enter(kShinyB, 40);
+  f.sample(kShinyC, 40, 80);
+  f.leave(kShinyB, 90);
   f.end_frame(100);
   const std::string flat = shiny_report(f.profiler(), {.tree = false});
   // C: two contexts, 2 hits, 70 ticks; A self 10, B self 10; root self 10.
@@ -192,7 +192,7 @@ TEST(ShinyReport, RunningMeanOption) {
   for (u64 frame = 0; frame < 3; ++frame) {
     const u64 t = frame * 100;
     f.begin_frame(t);
-    f.sample(kA, t, t + 20 * (frame + 1));
+    f.sample(kShinyA, t, t + 20 * (frame + 1));
     f.end_frame(t + 100);
   }
   const std::string flat =

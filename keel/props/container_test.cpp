@@ -215,27 +215,28 @@ TEST(Props, ManyPropertiesSurviveGrowthAndRemoval) {
   EXPECT_EQ(props.size(), 500u - 167u);
 }
 
-struct Vec2 {
+struct ContainerVec2 {
   float x = 0;
   float y = 0;
-  friend bool operator==(const Vec2&, const Vec2&) = default;
+  friend bool operator==(const ContainerVec2&, const ContainerVec2&) = default;
 };
 
 TEST(Props, AnyCopyableTypeAndCopyValues) {
   PropertyContainer props;
-  ASSERT_TRUE(props.set("pos", Vec2{1, 2}));
-  ASSERT_TRUE(props.set("path", std::vector<Vec2>{{0, 0}, {3, 4}}));
-  EXPECT_EQ(props.get<Vec2>("pos").value(), (Vec2{1, 2}));
+  ASSERT_TRUE(props.set("pos", ContainerVec2{1, 2}));
+  ASSERT_TRUE(props.set("path", std::vector<ContainerVec2>{{0, 0}, {3, 4}}));
+  EXPECT_EQ(props.get<ContainerVec2>("pos").value(), (ContainerVec2{1, 2}));
   int calls = 0;
-  ASSERT_TRUE(props.listen<Vec2>("pos", [&](const Vec2&, const Vec2&) { ++calls; }));
+  ASSERT_TRUE(props.listen<ContainerVec2>(
+      "pos", [&](const ContainerVec2&, const ContainerVec2&) { ++calls; }));
 
   PropertyContainer copy = props.copy_values();
   EXPECT_EQ(copy.size(), 2u);
   EXPECT_EQ(copy.listener_count("pos"), 0u);
-  ASSERT_TRUE(copy.set("pos", Vec2{5, 6}));
+  ASSERT_TRUE(copy.set("pos", ContainerVec2{5, 6}));
   EXPECT_EQ(calls, 0);
-  EXPECT_EQ(props.get<Vec2>("pos").value(), (Vec2{1, 2}));
-  EXPECT_EQ(copy.get<std::vector<Vec2>>("path").value().size(), 2u);
+  EXPECT_EQ(props.get<ContainerVec2>("pos").value(), (ContainerVec2{1, 2}));
+  EXPECT_EQ(copy.get<std::vector<ContainerVec2>>("path").value().size(), 2u);
 }
 
 TEST(Props, MoveKeepsPropertiesAndListeners) {

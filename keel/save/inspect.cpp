@@ -10,8 +10,8 @@
 namespace keel::save {
 namespace {
 
-constexpr u8 kDataSection = 'D';
-constexpr u8 kSetSection = 'S';
+constexpr u8 kInspectDataSection = 'D';
+constexpr u8 kInspectSetSection = 'S';
 
 Unexpected bad(const detail::Reader& r, std::string_view why) {
   return fail(ErrorCode::kCorrupt, "save data corrupt at body byte {}: {}", r.pos(), why);
@@ -146,13 +146,13 @@ Result<Inspection> inspect(ByteSpan file, const LoadLimits& limits) {
   while (r.remaining() > 0) {
     u8 tag = 0;
     r.value(tag);
-    if (tag == kDataSection) {
+    if (tag == kInspectDataSection) {
       u64 len = 0;
       if (!r.value(len) || !r.skip(static_cast<usize>(std::min<u64>(len, r.remaining() + 1)))) {
         return bad(r, "client data is cut");
       }
       in.client_data_bytes += len;
-    } else if (tag == kSetSection) {
+    } else if (tag == kInspectSetSection) {
       SetView set;
       if (auto st = read_set(r, in, set); !st) return Unexpected(st.error());
       in.sets.push_back(std::move(set));

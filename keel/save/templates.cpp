@@ -11,7 +11,7 @@ using detail::OpKind;
 
 namespace {
 
-std::byte* complete_address(SaveObject& object) {
+std::byte* template_complete_address(SaveObject& object) {
   return static_cast<std::byte*>(dynamic_cast<void*>(&object));
 }
 
@@ -47,7 +47,7 @@ Status SaveFile::pre_save_template(SaveObject& object) {
   if (info == nullptr) {
     auto plan = plan_for(s, object, Phase::kPreSave, "pre_save_template");
     if (!plan) return Unexpected(plan.error());
-    std::byte* base = complete_address(object);
+    std::byte* base = template_complete_address(object);
     for (const detail::Op& op : (*plan)->ops) {
       if (op.kind != OpKind::kObject) continue;
       SaveObject* target = op.record->get_object(base + op.offset);
@@ -155,7 +155,7 @@ Status SaveFile::save_template(SaveObject& object) {
     auto found = plan_for(s, object, Phase::kSave, "save_template");
     if (!found) return Unexpected(found.error());
     plan = *found;
-    base = complete_address(object);
+    base = template_complete_address(object);
   }
   const usize at = s.body.size();
   s.body.resize(at + plan->max_bytes);
@@ -210,7 +210,7 @@ Status SaveFile::load_template(SaveObject& object) {
     auto found = plan_for(s, object, Phase::kLoad, "load_template");
     if (!found) return Unexpected(found.error());
     plan = *found;
-    base = complete_address(object);
+    base = template_complete_address(object);
   }
   detail::Reader& r = s.reader;
   auto bad = [&](const detail::Op& op, std::string_view why) {

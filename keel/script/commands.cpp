@@ -21,12 +21,12 @@ std::string_view to_string(ParamType type) {
 
 namespace {
 
-char upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
+char command_upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
 
 bool same_name(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (usize i = 0; i < a.size(); ++i) {
-    if (upper(a[i]) != upper(b[i])) return false;
+    if (command_upper(a[i]) != command_upper(b[i])) return false;
   }
   return true;
 }
@@ -39,7 +39,7 @@ usize edit_distance(std::string_view a, std::string_view b) {
     row[0] = i;
     for (usize j = 1; j <= b.size(); ++j) {
       const usize up = row[j];
-      const usize cost = upper(a[i - 1]) == upper(b[j - 1]) ? 0 : 1;
+      const usize cost = command_upper(a[i - 1]) == command_upper(b[j - 1]) ? 0 : 1;
       row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
       diagonal = up;
     }

@@ -17,15 +17,15 @@ namespace {
 
 using testing::compile_text;
 
-struct Rig {
+struct TypedRig {
   std::optional<Library> library;
   std::unique_ptr<Machine> machine;
   InstanceId id;
 };
 
 // Compiles `source`, starts script "s" and runs `frames` frames.
-Rig run(const CommandSet& commands, std::string_view source, int frames = 1) {
-  Rig rig;
+TypedRig run(const CommandSet& commands, std::string_view source, int frames = 1) {
+  TypedRig rig;
   text::Diagnostics diag;
   rig.library = compile_text(source, commands, diag);
   EXPECT_TRUE(rig.library) << diag.render();

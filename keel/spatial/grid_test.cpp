@@ -91,7 +91,7 @@ TEST(NeighbourGrid, RebuildAllocatesNothingInSteadyState) {
   grid.build(points, 50);
   std::vector<u32> out;
   grid.query({0, 0}, 3000, out);  // out's capacity covers every later query
-  testing::AllocationScope scope;
+  keel::testing::AllocationScope scope;
   for (int frame = 0; frame < 10; ++frame) {
     for (Vec2& p : points) p += Vec2{1.5f, -0.5f};
     grid.build(points, 50);

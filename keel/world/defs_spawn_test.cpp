@@ -17,7 +17,7 @@ T& must(T* p) {
   return *p;
 }
 
-struct Health {
+struct SpawnHealth {
   f32 hp = 0;
 };
 
@@ -33,7 +33,8 @@ class Spawning : public ::testing::Test {
  protected:
   Spawning() {
     register_world_components(registry);
-    registry.add<Health>("Health", [](const Params& p) { return Health{p.number("hp", 10)}; });
+    registry.add<SpawnHealth>("Health",
+                              [](const Params& p) { return SpawnHealth{p.number("hp", 10)}; });
     Params gun;
     gun.set_text("bullet", "bullet").set_number("cooldown", 0.5).set_vec2("muzzle", {0, 16});
     Params sprite;
@@ -72,7 +73,7 @@ TEST_F(Spawning, SpawnByNameBuildsTheRightComponents) {
   EXPECT_EQ(sprite->layer, 2);
   EXPECT_EQ(sprite->colour, Rgba8{});  // white without a colour
   EXPECT_EQ(must(world.get<Audio>(*e)).sound_for("shoot"_id), runtime_id("laser"));
-  EXPECT_FLOAT_EQ(must(world.get<Health>(*e)).hp, 30);
+  EXPECT_FLOAT_EQ(must(world.get<SpawnHealth>(*e)).hp, 30);
   EXPECT_EQ(must(world.get<Obstacle>(*e)).group, 3);
   EXPECT_FALSE(world.has<Target>(*e));
 }

@@ -15,17 +15,17 @@ namespace keel::world {
 namespace {
 
 template <typename T>
-T& must(T* p) {
+T& systems_must(T* p) {
   if (p == nullptr) std::abort();
   return *p;
 }
 
-ComponentDef component(std::string name, Params params) {
+ComponentDef systems_component(std::string name, Params params) {
   return ComponentDef{.name = std::move(name), .params = std::move(params)};
 }
 
 // data/world.kcmd's fighter, as the Entity handler compiles it.
-EntityDef fighter() {
+EntityDef systems_fighter() {
   Params body;
   body.set_number("radius", 12).set_number("mass", 3).set_number("damping", 0.5);
   body.set_number("angular_damping", 2).set_number("group", 1);
@@ -37,9 +37,10 @@ EntityDef fighter() {
   Params emitter;
   emitter.set_text("name", "ship_trail").set_vec2("offset", {-12, 0});
   emitter.set_number("burst_on_shoot", 1);
-  return EntityDef{.name = "fighter",
-                   .components = {component("Body", body), component("Vehicle", vehicle),
-                                  component("Emitter", emitter)}};
+  return EntityDef{
+      .name = "fighter",
+      .components = {systems_component("Body", body), systems_component("Vehicle", vehicle),
+                     systems_component("Emitter", emitter)}};
 }
 
 class SystemComponents : public ::testing::Test {
@@ -49,7 +50,7 @@ class SystemComponents : public ::testing::Test {
     trail.rate = 30;
     EXPECT_TRUE(particles.add_effect("ship_trail", trail));
     register_system_components(registry, particles);
-    EXPECT_TRUE(defs.add(fighter()));
+    EXPECT_TRUE(defs.add(systems_fighter()));
   }
   World world;
   ParticleSystem particles{7};
@@ -60,7 +61,7 @@ class SystemComponents : public ::testing::Test {
 TEST_F(SystemComponents, SpawningAFighterGivesItsBodyVehicleAndEmitterTheDataValues) {
   Result<Entity> e = spawn(world, registry, defs, "fighter", {100, 50}, 0.5f);
   ASSERT_TRUE(e) << e.error().message();
-  const BodyDef& b = must(world.get<Body>(*e)).def;
+  const BodyDef& b = systems_must(world.get<Body>(*e)).def;
   EXPECT_EQ(b.shape.kind, ShapeKind::kCircle);
   EXPECT_FLOAT_EQ(b.shape.radius, 12);
   EXPECT_NEAR(b.density * 3.14159265f * 144, 3, 1e-4);  // mass 3 over the circle's area
@@ -69,7 +70,7 @@ TEST_F(SystemComponents, SpawningAFighterGivesItsBodyVehicleAndEmitterTheDataVal
   EXPECT_EQ(b.group, 1);
   EXPECT_EQ(b.start.position, (Vec2{100, 50}));  // starts at the spawn position
   EXPECT_FLOAT_EQ(b.start.angle, 0.5f);
-  const Vehicle& v = must(world.get<Vehicle>(*e));
+  const Vehicle& v = systems_must(world.get<Vehicle>(*e));
   EXPECT_FLOAT_EQ(v.motion.max_speed, 160);
   EXPECT_FLOAT_EQ(v.motion.turn_rate, 6);
   EXPECT_FLOAT_EQ(v.motion.accel_rate, 3);
@@ -81,7 +82,7 @@ TEST_F(SystemComponents, SpawningAFighterGivesItsBodyVehicleAndEmitterTheDataVal
   EXPECT_FLOAT_EQ(v.separation_radius, 30);
   EXPECT_FLOAT_EQ(v.look_ahead, 90);
   EXPECT_FALSE(v.drive_transform);  // Body came first: physics moves it
-  const Emitter& em = must(world.get<Emitter>(*e));
+  const Emitter& em = systems_must(world.get<Emitter>(*e));
   EXPECT_EQ(em.effect, particles.find_effect("ship_trail"));
   EXPECT_EQ(em.offset, (Vec2{-12, 0}));
   EXPECT_TRUE(em.burst_on_shoot);
@@ -95,10 +96,12 @@ TEST_F(SystemComponents, EntryPointsBadDataIsAnErrorNotACrash) {
   bad_shape.set_text("shape", "blob");
   Params bad_mode;
   bad_mode.set_text("mode", "sideways");
+  ASSERT_TRUE(defs.add(
+      EntityDef{.name = "a", .components = {systems_component("Emitter", unknown_effect)}}));
   ASSERT_TRUE(
-      defs.add(EntityDef{.name = "a", .components = {component("Emitter", unknown_effect)}}));
-  ASSERT_TRUE(defs.add(EntityDef{.name = "b", .components = {component("Body", bad_shape)}}));
-  ASSERT_TRUE(defs.add(EntityDef{.name = "c", .components = {component("Vehicle", bad_mode)}}));
+      defs.add(EntityDef{.name = "b", .components = {systems_component("Body", bad_shape)}}));
+  ASSERT_TRUE(
+      defs.add(EntityDef{.name = "c", .components = {systems_component("Vehicle", bad_mode)}}));
   for (const char* name : {"a", "b", "c"}) {
     Result<Entity> e = spawn(world, registry, defs, name, {});
     EXPECT_FALSE(e) << name;
@@ -113,7 +116,7 @@ TEST_F(SystemComponents, DriveBodiesSteersTheBodyTowardTheVehiclesDesiredVelocit
   physics.update(0);  // makes the b2Body
   ASSERT_TRUE(physics.physics().has_body(*e));
   SteeringSystem steering;
-  Vehicle& v = must(world.get<Vehicle>(*e));
+  Vehicle& v = systems_must(world.get<Vehicle>(*e));
   v.target = {1000, 0};
   v.has_target = true;
   for (int frame = 0; frame < 120; ++frame) {
@@ -122,7 +125,7 @@ TEST_F(SystemComponents, DriveBodiesSteersTheBodyTowardTheVehiclesDesiredVelocit
     physics.update(1.0 / 60);
     world.flush();
   }
-  const Transform& t = must(world.get<Transform>(*e));
+  const Transform& t = systems_must(world.get<Transform>(*e));
   EXPECT_GT(t.position.x, 100);                 // it flew toward the target under forces
   EXPECT_GT(t.velocity.x, 100);                 // near its max speed of 160
   EXPECT_LE(spatial::length(t.velocity), 170);  // never much beyond it

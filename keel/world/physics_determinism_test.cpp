@@ -24,7 +24,7 @@ using testing::setup_fight;
 constexpr u64 kSteps = 600;
 constexpr u64 kSaveAt = 300;
 
-std::unique_ptr<Physics> make_physics() {
+std::unique_ptr<Physics> make_determinism_physics() {
   auto filters = collision_filters(spatial::citizen_group_table());
   EXPECT_TRUE(filters.has_value());
   return std::make_unique<Physics>(PhysicsConfig{}, *filters);
@@ -67,7 +67,7 @@ Status restore_from_bytes(Physics& p, ByteSpan bytes) {
 }
 
 u64 fight_hash(const FightOptions& options, u64* contacts = nullptr) {
-  auto p = make_physics();
+  auto p = make_determinism_physics();
   setup_fight(*p, options);
   run_to(*p, kSteps, options, contacts);
   return p->state_hash();
@@ -88,7 +88,7 @@ TEST(PhysicsDeterminism, APerturbedRunDiffers) {
 
 TEST(PhysicsDeterminism, SavedMidFightAndRestoredContinuesToTheSameHash) {
   // The run that saves (and so rebuilds its b2World at the save point), then goes on.
-  auto saved = make_physics();
+  auto saved = make_determinism_physics();
   setup_fight(*saved);
   run_to(*saved, kSaveAt, {});
   const u64 at_save = saved->state_hash();
@@ -98,7 +98,7 @@ TEST(PhysicsDeterminism, SavedMidFightAndRestoredContinuesToTheSameHash) {
   run_to(*saved, kSteps, {}, &saved_contacts);
 
   // A fresh Physics (another "process") restored from the file.
-  auto restored = make_physics();
+  auto restored = make_determinism_physics();
   ASSERT_TRUE(restore_from_bytes(*restored, bytes));
   EXPECT_EQ(restored->steps(), kSaveAt);
   EXPECT_EQ(restored->state_hash(), at_save);
@@ -112,7 +112,7 @@ TEST(PhysicsDeterminism, SavedMidFightAndRestoredContinuesToTheSameHash) {
 }
 
 TEST(PhysicsDeterminism, RebuildDoesNotReportRestingContactsAgain) {
-  auto p = make_physics();
+  auto p = make_determinism_physics();
   BodyDef a;
   a.shape = ShapeDef::circle(5);
   BodyDef b = a;
@@ -127,7 +127,7 @@ TEST(PhysicsDeterminism, RebuildDoesNotReportRestingContactsAgain) {
   p->step();
   EXPECT_TRUE(p->contacts().empty());  // still touching: no second Begin
   // A rebuilt world that lost a touching pair reports its End.
-  auto q = make_physics();
+  auto q = make_determinism_physics();
   ASSERT_TRUE(q->add_body(Entity{1, 1}, a));
   ASSERT_TRUE(q->add_body(Entity{2, 1}, b));
   q->step();
@@ -140,7 +140,7 @@ TEST(PhysicsDeterminism, RebuildDoesNotReportRestingContactsAgain) {
 }
 
 TEST(PhysicsDeterminism, DamagedStatesAreRefusedAndChangeNothing) {
-  auto p = make_physics();
+  auto p = make_determinism_physics();
   setup_fight(*p, {.ships_per_side = 2});
   run_to(*p, 20, {.ships_per_side = 2});
   const std::unique_ptr<PhysicsState> good = p->save_state();
@@ -178,7 +178,7 @@ TEST(PhysicsDeterminism, DamagedStatesAreRefusedAndChangeNothing) {
 }
 
 TEST(PhysicsDeterminism, ASaveWithAForgedBoolIsRefused) {
-  auto p = make_physics();
+  auto p = make_determinism_physics();
   setup_fight(*p, {.ships_per_side = 1});
   std::unique_ptr<PhysicsState> state = p->save_state();
   u8 two = 2;
@@ -188,7 +188,7 @@ TEST(PhysicsDeterminism, ASaveWithAForgedBoolIsRefused) {
   out.declare_object(state.get());
   if (st) st = out.process_objects();
   ASSERT_TRUE(out.end(st));
-  auto q = make_physics();
+  auto q = make_determinism_physics();
   Status loaded = restore_from_bytes(*q, out.bytes());
   ASSERT_FALSE(loaded);
   EXPECT_NE(loaded.error().message().find("flag"), std::string::npos);
@@ -204,7 +204,7 @@ namespace {
 // The fuzz target's seeds (fuzz/corpus/physics_state/): a save of a small fight (mode 0) and its
 // records back to back (mode 1). Both restore; rewrite with KEEL_WRITE_PHYSICS_CORPUS=1.
 TEST(PhysicsCorpus, SeedsRestore) {
-  auto p = make_physics();
+  auto p = make_determinism_physics();
   setup_fight(*p, {.ships_per_side = 2});
   run_to(*p, 30, {.ships_per_side = 2});
   ByteBuffer whole{std::byte{0}};
@@ -232,7 +232,7 @@ TEST(PhysicsCorpus, SeedsRestore) {
     ASSERT_TRUE(text) << name;
     ASSERT_FALSE(text->empty());
     const ByteSpan all = as_bytes(*text);
-    auto q = make_physics();
+    auto q = make_determinism_physics();
     const ByteSpan in = all.subspan(1);
     if (all[0] == std::byte{0}) {
       EXPECT_TRUE(restore_from_bytes(*q, in)) << name;

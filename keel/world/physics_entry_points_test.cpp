@@ -8,7 +8,7 @@
 namespace keel::world {
 namespace {
 
-Physics make_physics(PhysicsConfig config = {}) {
+Physics make_entry_physics(PhysicsConfig config = {}) {
   auto filters = collision_filters(spatial::citizen_group_table());
   EXPECT_TRUE(filters.has_value());
   return Physics(std::move(config), *filters);
@@ -16,7 +16,7 @@ Physics make_physics(PhysicsConfig config = {}) {
 
 TEST(EntryPoints, PhysicsBodiesOfDeadEntities) {
   const Entity dead{7, 3};
-  Physics p = make_physics({.entity_alive = [&](Entity e) { return e != dead; }});
+  Physics p = make_entry_physics({.entity_alive = [&](Entity e) { return e != dead; }});
   auto st = p.add_body(dead, {});
   ASSERT_FALSE(st);
   EXPECT_EQ(st.error().code(), ErrorCode::kNotFound);
@@ -43,7 +43,7 @@ TEST(EntryPoints, PhysicsBodiesOfDeadEntities) {
 }
 
 TEST(EntryPoints, PhysicsZeroSizesAndBadDefinitions) {
-  Physics p = make_physics();
+  Physics p = make_entry_physics();
   const Entity e{1, 1};
   auto refused = [&](BodyDef def) { return !p.add_body(e, def).has_value(); };
   BodyDef def;
@@ -87,7 +87,7 @@ TEST(EntryPoints, PhysicsTooManyGroups) {
   auto filters = collision_filters(table);
   ASSERT_FALSE(filters);
   EXPECT_EQ(filters.error().code(), ErrorCode::kOutOfRange);
-  Physics p = make_physics();
+  Physics p = make_entry_physics();
   BodyDef def;
   def.group = 16;
   auto st = p.add_body(Entity{1, 1}, def);
@@ -96,7 +96,7 @@ TEST(EntryPoints, PhysicsTooManyGroups) {
 }
 
 TEST(EntryPoints, PhysicsTurretsAndCommands) {
-  Physics p = make_physics();
+  Physics p = make_entry_physics();
   const Entity ship{1, 1}, gun{2, 1}, nobody{3, 1};
   ASSERT_TRUE(p.add_body(ship, {}));
   ASSERT_TRUE(p.add_body(gun, {}));

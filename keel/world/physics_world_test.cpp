@@ -133,7 +133,7 @@ struct Game {
   u64 hash() const { return world.state_hash() ^ (physics.physics().state_hash() * 31); }
 };
 
-const save::SaveSystem& saves() {
+const save::SaveSystem& world_saves() {
   static const save::SaveSystem system({save::type<PhysicsState>()});
   return system;
 }
@@ -142,7 +142,7 @@ TEST(PhysicsWorld, SavedWithItsWorldMidFightContinuesToTheSameHash) {
   Game saved;
   saved.populate();
   for (int i = 0; i < 60; ++i) saved.frame();
-  save::SaveFile out(saves());
+  save::SaveFile out(world_saves());
   Status st = out.begin_save("");
   if (st) st = saved.world.save(out);
   std::unique_ptr<PhysicsState> state = saved.physics.physics().save_state();
@@ -153,7 +153,7 @@ TEST(PhysicsWorld, SavedWithItsWorldMidFightContinuesToTheSameHash) {
   for (int i = 0; i < 120; ++i) saved.frame();
 
   Game restored;
-  save::SaveFile in(saves());
+  save::SaveFile in(world_saves());
   st = in.begin_load_bytes(out.bytes());
   if (st) st = restored.world.load(in);
   if (st) st = in.process_objects();

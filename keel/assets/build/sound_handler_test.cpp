@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class RecordingObserver final : public pipeline::BuildObserver {
+class SoundRecordingObserver final : public pipeline::BuildObserver {
  public:
   void message(log::Level, std::string_view text) override { messages += text; }
   std::string messages;
@@ -51,7 +51,7 @@ class SoundHandler : public ::testing::Test {
     EXPECT_TRUE(project) << diag.render();
     if (!project) return false;
     project_ = std::move(*project);
-    RecordingObserver observer;
+    SoundRecordingObserver observer;
     pipeline::Builder builder(project_, registry_, {}, &observer);
     Result<pipeline::DataFileReport> report = builder.build("PC", "main.kcmd");
     messages_ = observer.messages;

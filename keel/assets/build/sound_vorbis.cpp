@@ -26,8 +26,8 @@
 namespace keel::assets {
 namespace {
 
-constexpr u32 kMinRate = 1000;
-constexpr u32 kMaxRate = 192000;
+constexpr u32 kVorbisMinRate = 1000;
+constexpr u32 kVorbisMaxRate = 192000;
 constexpr usize kArenaBytes = 4u << 20;  // stb_vorbis allocates only from here
 
 enum class ChildStatus : s32 { kOk = 0, kOpenFailed = 1, kUnsupported = 2 };
@@ -82,8 +82,8 @@ usize read_full(int fd, void* data, usize size) {
   const stb_vorbis_info info = stb_vorbis_get_info(v);
   header.rate = info.sample_rate;
   header.channels = static_cast<u32>(info.channels);
-  if (info.channels < 1 || info.channels > 2 || info.sample_rate < kMinRate ||
-      info.sample_rate > kMaxRate) {
+  if (info.channels < 1 || info.channels > 2 || info.sample_rate < kVorbisMinRate ||
+      info.sample_rate > kVorbisMaxRate) {
     header.status = ChildStatus::kUnsupported;
   }
   if (!write_all(fd, &header, sizeof header) || header.status != ChildStatus::kOk) ::_exit(0);

@@ -64,7 +64,7 @@ using text::Token;
 constexpr std::string_view kUntypedType = "Untyped";
 constexpr u32 kMaxFlags = 32;
 
-struct Handler {
+struct CompiledHandler {
   std::vector<u32> words;
   const Token* at = nullptr;
 };
@@ -74,14 +74,14 @@ struct Handler {
 struct Inherited {
   u32 behaviors = 0;
   std::vector<std::string> flags;
-  std::map<Hash, Handler> handlers;
+  std::map<Hash, CompiledHandler> handlers;
 };
 
 struct StateResult {
   u32 behaviors = 0;
   bool orphan = false;
   std::vector<std::string> flags;
-  std::map<Hash, Handler> handlers;  // own + inherited
+  std::map<Hash, CompiledHandler> handlers;  // own + inherited
 };
 
 class FsmCompiler {
@@ -263,7 +263,7 @@ class FsmCompiler {
         for (const Token* p = item.params; p != nullptr; p = p->next) all_flags.emplace(p->text);
       }
     }
-    std::map<Hash, Handler> own;
+    std::map<Hash, CompiledHandler> own;
     for (const Token& item : text::chain(owner.conditional)) {
       if (item.is("Behavior") || item.is("Behaviour")) {
         if (text::check_command(item, diag, {text::kString}, {.min_params = 1, .variadic = true})) {
@@ -308,7 +308,8 @@ class FsmCompiler {
   }
 
   void handler(const Token& on, const std::vector<std::string>& flags,
-               const std::set<std::string, std::less<>>& all_flags, std::map<Hash, Handler>& own) {
+               const std::set<std::string, std::less<>>& all_flags,
+               std::map<Hash, CompiledHandler>& own) {
     text::Diagnostics& diag = *scope_.diag;
     if (!text::check_command(on, diag, {text::kString},
                              {.conditional = text::Conditional::kRequired})) {
@@ -326,8 +327,8 @@ class FsmCompiler {
       return;
     }
     const FlagScope flag_scope{&flags, &all_flags};
-    own.emplace(h,
-                Handler{detail::compile_handler(scope_, flag_scope, event, on.conditional), &on});
+    own.emplace(h, CompiledHandler{
+                       detail::compile_handler(scope_, flag_scope, event, on.conditional), &on});
   }
 
   FsmScope scope_;

@@ -10,15 +10,15 @@
 namespace keel::world {
 namespace {
 
-struct Compiled {
+struct EntityCompiled {
   std::unique_ptr<text::Document> doc;
   text::Diagnostics diag;
   std::optional<EntityDef> def;
 };
 
-std::unique_ptr<Compiled> compile(const std::string& source,
-                                  const EntitySchema& schema = world_schema()) {
-  auto c = std::make_unique<Compiled>();
+std::unique_ptr<EntityCompiled> compile_entities(const std::string& source,
+                                                 const EntitySchema& schema = world_schema()) {
+  auto c = std::make_unique<EntityCompiled>();
   c->doc = text::parse(source, "ships.kcmd", c->diag);
   EXPECT_NE(c->doc, nullptr) << c->diag.render();
   if (c->doc) c->def = compile_entity(*c->doc->first(), schema, c->diag);
@@ -26,7 +26,7 @@ std::unique_ptr<Compiled> compile(const std::string& source,
 }
 
 // The first error as "line:col: message".
-std::string first_error(const Compiled& c) {
+std::string entity_first_error(const EntityCompiled& c) {
   if (c.diag.items().empty()) return "(no error)";
   const Error& e = c.diag.items().front().error;
   return std::to_string(e.where().line) + ":" + std::to_string(e.where().column) + ": " +
@@ -34,7 +34,7 @@ std::string first_error(const Compiled& c) {
 }
 
 TEST(EntityCompiler, CompilesComponentsAndParameterKinds) {
-  auto c = compile(
+  auto c = compile_entities(
       "Entity(\"fighter\") {\n"
       "  Body(radius, 12, mass, 3);\n"
       "  Gun(bullet, \"bullet\", muzzle, 0, 16, cooldown, 0.25);\n"
@@ -79,24 +79,26 @@ TEST(EntityCompiler, EveryErrorIsLocated) {
       {"  Body(radius, 1) { Mass(2); }", "2:21: a component takes no block"},
   };
   for (const BadCase& bad : cases) {
-    auto c = compile(std::string("Entity(\"x\") {\n") + bad.body + "\n}\n");
+    auto c = compile_entities(std::string("Entity(\"x\") {\n") + bad.body + "\n}\n");
     EXPECT_FALSE(c->def) << bad.body;
-    EXPECT_EQ(first_error(*c).substr(0, std::string(bad.error).size()), bad.error) << bad.body;
+    EXPECT_EQ(entity_first_error(*c).substr(0, std::string(bad.error).size()), bad.error)
+        << bad.body;
   }
 }
 
 TEST(EntityCompiler, ReportsEveryMistakeOfADefinition) {
-  auto c = compile("Entity(\"x\") { Bodyy(radius, 1); Body(radus, 1); Gun(speed, \"fast\"); }");
+  auto c =
+      compile_entities("Entity(\"x\") { Bodyy(radius, 1); Body(radus, 1); Gun(speed, \"fast\"); }");
   EXPECT_FALSE(c->def);
   EXPECT_EQ(c->diag.error_count(), 3u);
 }
 
 TEST(EntityCompiler, EntityStatementNeedsANameAndABlock) {
-  EXPECT_EQ(first_error(*compile("Entity(\"x\");")).substr(0, 4), "1:1:");
-  EXPECT_EQ(first_error(*compile("Entity(5) { }")).substr(0, 4), "1:8:");
-  auto empty = compile("Entity(\"\") { }");
+  EXPECT_EQ(entity_first_error(*compile_entities("Entity(\"x\");")).substr(0, 4), "1:1:");
+  EXPECT_EQ(entity_first_error(*compile_entities("Entity(5) { }")).substr(0, 4), "1:8:");
+  auto empty = compile_entities("Entity(\"\") { }");
   EXPECT_FALSE(empty->def);
-  EXPECT_EQ(first_error(*empty).substr(0, 4), "1:8:");
+  EXPECT_EQ(entity_first_error(*empty).substr(0, 4), "1:8:");
 }
 
 TEST(EntityCompiler, GameSchemaAddsComponents) {
@@ -107,13 +109,13 @@ TEST(EntityCompiler, GameSchemaAddsComponents) {
   ASSERT_TRUE(doc);
   EntitySchema schema = world_schema();
   ASSERT_TRUE(schema.add_from(doc->first(), diag)) << diag.render();
-  auto ok = compile("Entity(\"x\") { Shield(capacity, 100, sound, \"hum\"); }", schema);
+  auto ok = compile_entities("Entity(\"x\") { Shield(capacity, 100, sound, \"hum\"); }", schema);
   ASSERT_TRUE(ok->def) << ok->diag.render();
   EXPECT_FLOAT_EQ(ok->def->components[0].params.number("capacity"), 100);
-  auto high = compile("Entity(\"x\") { Shield(capacity, 900, sound, \"hum\"); }", schema);
-  EXPECT_EQ(first_error(*high).substr(0, 5), "1:32:");
-  auto missing = compile("Entity(\"x\") { Shield(capacity, 9); }", schema);
-  EXPECT_EQ(first_error(*missing).substr(0, 5), "1:15:");
+  auto high = compile_entities("Entity(\"x\") { Shield(capacity, 900, sound, \"hum\"); }", schema);
+  EXPECT_EQ(entity_first_error(*high).substr(0, 5), "1:32:");
+  auto missing = compile_entities("Entity(\"x\") { Shield(capacity, 9); }", schema);
+  EXPECT_EQ(entity_first_error(*missing).substr(0, 5), "1:15:");
 }
 
 TEST(EntityCompiler, BadSchemaFilesAreLocated) {

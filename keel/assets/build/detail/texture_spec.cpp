@@ -200,9 +200,10 @@ bool read_definition(const text::Token& opt, text::Diagnostics& diag, TextureSpe
 
 Result<ChannelSpec> parse_channel(std::string_view text) {
   const std::string t = lower(text);
-  static constexpr std::array<std::string_view, 4> kNames = {"red", "green", "blue", "alpha"};
+  static constexpr std::array<std::string_view, 4> kChannelNames = {"red", "green", "blue",
+                                                                    "alpha"};
   for (u8 i = 0; i < 4; ++i) {
-    if (t == kNames[i] || (t.size() == 1 && channel_index(t[0]) == i)) {
+    if (t == kChannelNames[i] || (t.size() == 1 && channel_index(t[0]) == i)) {
       return ChannelSpec{ChannelOp::kChannel, i, 0};
     }
   }
