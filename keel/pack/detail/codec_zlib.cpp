@@ -9,7 +9,7 @@
 namespace keel::pack::detail {
 namespace {
 
-constexpr int kDefaultLevel = 6;
+constexpr int kDefaultZlibLevel = 6;
 // zlib counts in uInt (32 bits); it is fed in pieces no larger than this.
 constexpr usize kStep = std::numeric_limits<uInt>::max();
 
@@ -93,7 +93,7 @@ const Codec kZlibCodec{
     .max_expansion = [](u64 stored) { return stored * 1032; },  // deflate's limit
     .bound = [](u64 size) { return u64{compressBound(static_cast<uLong>(size))} + 64; },
     .make_encoder = [](int level, std::optional<u64>) -> Result<std::unique_ptr<Encoder>> {
-      if (level == 0) level = kDefaultLevel;
+      if (level == 0) level = kDefaultZlibLevel;
       if (level < 1 || level > 9) {
         return fail(ErrorCode::kInvalidArgument, "zlib level {} not in 1..9", level);
       }

@@ -14,7 +14,7 @@
 namespace keel::pack::detail {
 namespace {
 
-constexpr int kDefaultLevel = 3;
+constexpr int kDefaultZstdLevel = 3;
 
 class ZstdEncoder final : public Encoder {
  public:
@@ -22,7 +22,7 @@ class ZstdEncoder final : public Encoder {
   Status init(int level, std::optional<u64> size) {
     ctx_ = ZSTD_createCCtx();
     if (ctx_ == nullptr) return resource_error(Compression::kZstd, "out of memory");
-    ZSTD_CCtx_setParameter(ctx_, ZSTD_c_compressionLevel, level == 0 ? kDefaultLevel : level);
+    ZSTD_CCtx_setParameter(ctx_, ZSTD_c_compressionLevel, level == 0 ? kDefaultZstdLevel : level);
     if (size) ZSTD_CCtx_setPledgedSrcSize(ctx_, *size);  // the frame records its content size
     return ok();
   }

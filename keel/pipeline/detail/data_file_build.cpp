@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
+double seconds_since_start(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -210,7 +210,7 @@ void DataFileBuild::run_jobs() {
         }
         o.asset_finished({platform_, report_.data_file, asset.handler->type,
                           r.asset_name.empty() ? first : std::string_view(r.asset_name), location,
-                          done, total, r.outcome, seconds_since(job_start)});
+                          done, total, r.outcome, seconds_since_start(job_start)});
       });
     }
   };
@@ -401,7 +401,7 @@ void DataFileBuild::error_message(std::string text) {
 }
 
 DataFileReport DataFileBuild::finish() {
-  report_.seconds = seconds_since(start_);
+  report_.seconds = seconds_since_start(start_);
   notify_([&](BuildObserver& o) { o.data_file_finished(report_); });
   return std::move(report_);
 }
