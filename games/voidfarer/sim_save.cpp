@@ -100,44 +100,46 @@ bool all_of(world::World& w, Check&& check) {
 }
 
 // World::load restores the tracked components byte for byte; the game checks what it reads in
-// them: bools, the floats it divides or clamps by, the emitters' effects.
+// them: bools, finite floats, an emitter's owed fraction in [0, 1) and its effect.
 Status check_tracked(world::World& w, const world::ParticleSystem& particles) {
-  const bool fine = all_of<Health>(w,
-                                   [](const Health& h) {
-                                     return std::isfinite(h.hp) && std::isfinite(h.armour) &&
-                                            std::isfinite(h.max);
-                                   }) &&
-                    all_of<Score>(w, [](const Score& c) { return std::isfinite(c.points); }) &&
-                    all_of<Shield>(w,
-                                   [](const Shield& c) {
-                                     return std::isfinite(c.charge) && std::isfinite(c.capacity) &&
-                                            std::isfinite(c.regen);
-                                   }) &&
-                    all_of<world::Vehicle>(w,
-                                           [](const world::Vehicle& v) {
-                                             return is_bool(v.face_target) &&
-                                                    is_bool(v.drive_transform) &&
-                                                    is_bool(v.has_target) &&
-                                                    is_bool(v.has_threat) && is_bool(v.started);
-                                           }) &&
-                    all_of<world::Emitter>(w,
-                                           [&particles](const world::Emitter& e) {
-                                             return is_bool(e.on) && is_bool(e.burst_on_shoot) &&
-                                                    is_bool(e.started) && std::isfinite(e.owed) &&
-                                                    std::isfinite(e.angle) &&
-                                                    std::isfinite(e.elapsed) && finite(e.offset) &&
-                                                    static_cast<bool>(particles.resolve(e.effect));
-                                           }) &&
-                    all_of<world::Gun>(w,
-                                       [](const world::Gun& g) {
-                                         return is_bool(g.trigger) && std::isfinite(g.cooldown) &&
-                                                std::isfinite(g.timer) &&
-                                                std::isfinite(g.bullet_speed) && finite(g.muzzle);
-                                       }) &&
-                    all_of<world::Lifetime>(w, [](const world::Lifetime& l) {
-                      return is_bool(l.kill_entity) && std::isfinite(l.remaining);
-                    });
-  return fine ? ok() : bad("a damaged component");
+  if (!all_of<Health>(w, [](const Health& h) {
+        return std::isfinite(h.hp) && std::isfinite(h.armour) && std::isfinite(h.max);
+      })) {
+    return bad("a damaged Health component");
+  }
+  if (!all_of<Score>(w, [](const Score& c) { return std::isfinite(c.points); })) {
+    return bad("a damaged Score component");
+  }
+  if (!all_of<Shield>(w, [](const Shield& c) {
+        return std::isfinite(c.charge) && std::isfinite(c.capacity) && std::isfinite(c.regen);
+      })) {
+    return bad("a damaged Shield component");
+  }
+  if (!all_of<world::Vehicle>(w, [](const world::Vehicle& v) {
+        return is_bool(v.face_target) && is_bool(v.drive_transform) && is_bool(v.has_target) &&
+               is_bool(v.has_threat) && is_bool(v.started);
+      })) {
+    return bad("a damaged Vehicle component");
+  }
+  if (!all_of<world::Emitter>(w, [&particles](const world::Emitter& e) {
+        return is_bool(e.on) && is_bool(e.burst_on_shoot) && is_bool(e.started) && e.owed >= 0 &&
+               e.owed < 1 && std::isfinite(e.angle) && std::isfinite(e.elapsed) &&
+               finite(e.offset) && static_cast<bool>(particles.resolve(e.effect));
+      })) {
+    return bad("a damaged Emitter component");
+  }
+  if (!all_of<world::Gun>(w, [](const world::Gun& g) {
+        return is_bool(g.trigger) && std::isfinite(g.cooldown) && std::isfinite(g.timer) &&
+               std::isfinite(g.bullet_speed) && finite(g.muzzle);
+      })) {
+    return bad("a damaged Gun component");
+  }
+  if (!all_of<world::Lifetime>(w, [](const world::Lifetime& l) {
+        return is_bool(l.kill_entity) && std::isfinite(l.remaining);
+      })) {
+    return bad("a damaged Lifetime component");
+  }
+  return ok();
 }
 
 }  // namespace
