@@ -365,11 +365,7 @@ bool AssetJob::fetch_from_remote() {
   if (!warning.empty()) log(log::Level::kWarn, warning);
   if (!bytes) return false;
   const s64 now = wall_clock_ns();
-  IntermediateFile file;
-  Status s = file.open(output_path_);
-  if (s) s = file.append(*bytes);
-  if (s) s = file.finish();
-  if (!s) {
+  if (Status s = write_intermediate(output_path_, *bytes); !s) {
     log(log::Level::kWarn,
         fmt::format("remote cache: cannot install the download: {}", s.error().to_string()));
     return false;
