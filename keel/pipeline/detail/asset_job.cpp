@@ -101,6 +101,15 @@ class IntermediateFile final : public pack::PackOutput {
   int fd_ = -1;
 };
 
+// Writes a whole intermediate held in memory (a download from the shared cache).
+Status write_intermediate(const std::string& file, ByteSpan bytes) {
+  IntermediateFile out;
+  Status s = out.open(file);
+  if (s) s = out.append(bytes);
+  if (s) s = out.finish();
+  return s;
+}
+
 // An error as part of another message: its file (if any) and message, without a second
 // "error:".
 std::string describe(const Error& e) {
