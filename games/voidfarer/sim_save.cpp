@@ -11,7 +11,9 @@
 
 #include "keel/save/system.h"
 #include "keel/world/components.h"
+#include "keel/world/particles.h"
 #include "keel/world/physics_state.h"
+#include "keel/world/steering_system.h"
 
 #include <cmath>
 #include <cstring>
@@ -79,6 +81,65 @@ Status get_store(save::SaveFile& f, world::World& w, Check&& check) {
     w.create<C>(e, c);
   }
   return st;
+}
+
+// A bool restored byte for byte holds 0 or 1 (any other byte is undefined behaviour to read).
+bool is_bool(const bool& b) {
+  u8 byte = 0;
+  std::memcpy(&byte, &b, 1);
+  return byte <= 1;
+}
+
+// Every `C` in the world passes `check`.
+template <typename C, typename Check>
+bool all_of(world::World& w, Check&& check) {
+  for (const Entity e : w.store<C>().entities()) {
+    if (!check(*w.get<C>(e))) return false;
+  }
+  return true;
+}
+
+// World::load restores the tracked components byte for byte; the game checks what it reads in
+// them: bools, finite floats, an emitter's owed fraction in [0, 1) and its effect.
+Status check_tracked(world::World& w, const world::ParticleSystem& particles) {
+  if (!all_of<Health>(w, [](const Health& h) {
+        return std::isfinite(h.hp) && std::isfinite(h.armour) && std::isfinite(h.max);
+      })) {
+    return bad("a damaged Health component");
+  }
+  if (!all_of<Score>(w, [](const Score& c) { return std::isfinite(c.points); })) {
+    return bad("a damaged Score component");
+  }
+  if (!all_of<Shield>(w, [](const Shield& c) {
+        return std::isfinite(c.charge) && std::isfinite(c.capacity) && std::isfinite(c.regen);
+      })) {
+    return bad("a damaged Shield component");
+  }
+  if (!all_of<world::Vehicle>(w, [](const world::Vehicle& v) {
+        return is_bool(v.face_target) && is_bool(v.drive_transform) && is_bool(v.has_target) &&
+               is_bool(v.has_threat) && is_bool(v.started);
+      })) {
+    return bad("a damaged Vehicle component");
+  }
+  if (!all_of<world::Emitter>(w, [&particles](const world::Emitter& e) {
+        return is_bool(e.on) && is_bool(e.burst_on_shoot) && is_bool(e.started) && e.owed >= 0 &&
+               e.owed < 1 && std::isfinite(e.angle) && std::isfinite(e.elapsed) &&
+               finite(e.offset) && static_cast<bool>(particles.resolve(e.effect));
+      })) {
+    return bad("a damaged Emitter component");
+  }
+  if (!all_of<world::Gun>(w, [](const world::Gun& g) {
+        return is_bool(g.trigger) && std::isfinite(g.cooldown) && std::isfinite(g.timer) &&
+               std::isfinite(g.bullet_speed) && finite(g.muzzle);
+      })) {
+    return bad("a damaged Gun component");
+  }
+  if (!all_of<world::Lifetime>(w, [](const world::Lifetime& l) {
+        return is_bool(l.kill_entity) && std::isfinite(l.remaining);
+      })) {
+    return bad("a damaged Lifetime component");
+  }
+  return ok();
 }
 
 }  // namespace
@@ -168,6 +229,7 @@ Status Game::load(save::SaveFile& f, StagedParticles& staged) {
                 static_cast<int>(options_.difficulty), static_cast<int>(difficulty));
   }
   if (st) st = world_.load(f);
+  if (st) st = check_tracked(world_, particles_);
   if (st) st = f.process_objects();
   if (!st) return st;
   const world::PhysicsState* physics = nullptr;
