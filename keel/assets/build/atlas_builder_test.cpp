@@ -136,7 +136,7 @@ TEST(AtlasPacker, ReportsWhatDoesNotFit) {
   EXPECT_FALSE(pack_atlas(sprites, {}));
 }
 
-class RecordingObserver final : public pipeline::BuildObserver {
+class AtlasRecordingObserver final : public pipeline::BuildObserver {
  public:
   void message(log::Level, std::string_view text) override { messages += text; }
   std::string messages;
@@ -171,7 +171,7 @@ class AtlasHandler : public ::testing::Test {
     EXPECT_TRUE(project) << diag.render();
     if (!project) return false;
     project_ = std::move(*project);
-    RecordingObserver observer;
+    AtlasRecordingObserver observer;
     pipeline::Builder builder(project_, registry_, {}, &observer);
     Result<pipeline::DataFileReport> report = builder.build("PC", "main.kcmd");
     messages_ = observer.messages;
