@@ -93,8 +93,8 @@ bool is_bool(const bool& b) {
 // Every `C` in the world passes `check`.
 template <typename C, typename Check>
 bool all_of(world::World& w, Check&& check) {
-  for (const Entity e : w.store<C>().entities()) {
-    if (!check(*w.get<C>(e))) return false;
+  for (const C& c : w.store<C>().components()) {
+    if (!check(c)) return false;
   }
   return true;
 }
