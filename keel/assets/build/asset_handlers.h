@@ -1,6 +1,6 @@
 // The asset processors as pipeline handlers (target keel::assets_build): Texture, Font, Mesh,
-// Atlas and Sound command-file statements. keel-build registers them like the built-in handlers; the command
-// languages are documented for artists in keel/assets/README.md.
+// Atlas and Sound command-file statements. keel-build registers them like the built-in handlers;
+// the command languages are documented for artists in keel/assets/README.md.
 #pragma once
 
 #include "keel/pipeline/handler.h"
