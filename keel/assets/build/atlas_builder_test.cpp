@@ -9,6 +9,7 @@
 #include "keel/pipeline/builder.h"
 #include "keel/pipeline/project.h"
 #include "keel/pipeline/registry.h"
+#include "keel/pipeline/testing/test_project.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -136,12 +137,6 @@ TEST(AtlasPacker, ReportsWhatDoesNotFit) {
   EXPECT_FALSE(pack_atlas(sprites, {}));
 }
 
-class AtlasRecordingObserver final : public pipeline::BuildObserver {
- public:
-  void message(log::Level, std::string_view text) override { messages += text; }
-  std::string messages;
-};
-
 class AtlasHandler : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -171,7 +166,7 @@ class AtlasHandler : public ::testing::Test {
     EXPECT_TRUE(project) << diag.render();
     if (!project) return false;
     project_ = std::move(*project);
-    AtlasRecordingObserver observer;
+    pipeline::testing::RecordingObserver observer;
     pipeline::Builder builder(project_, registry_, {}, &observer);
     Result<pipeline::DataFileReport> report = builder.build("PC", "main.kcmd");
     messages_ = observer.messages;

@@ -10,6 +10,7 @@
 #include "keel/pipeline/builder.h"
 #include "keel/pipeline/project.h"
 #include "keel/pipeline/registry.h"
+#include "keel/pipeline/testing/test_project.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -20,12 +21,6 @@ namespace keel::assets {
 namespace {
 
 namespace fs = std::filesystem;
-
-class RecordingObserver final : public pipeline::BuildObserver {
- public:
-  void message(log::Level, std::string_view text) override { messages += text; }
-  std::string messages;
-};
 
 class FontHandler : public ::testing::Test {
  protected:
@@ -54,7 +49,7 @@ class FontHandler : public ::testing::Test {
     EXPECT_TRUE(project) << diag.render();
     if (!project) return false;
     project_ = std::move(*project);
-    RecordingObserver observer;
+    pipeline::testing::RecordingObserver observer;
     pipeline::Builder builder(project_, registry_, {}, &observer);
     Result<pipeline::DataFileReport> report = builder.build("PC", "main.kcmd");
     messages_ = observer.messages;

@@ -8,6 +8,7 @@
 #include "keel/pipeline/builder.h"
 #include "keel/pipeline/project.h"
 #include "keel/pipeline/registry.h"
+#include "keel/pipeline/testing/test_project.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -18,12 +19,6 @@ namespace keel::assets {
 namespace {
 
 namespace fs = std::filesystem;
-
-class SoundRecordingObserver final : public pipeline::BuildObserver {
- public:
-  void message(log::Level, std::string_view text) override { messages += text; }
-  std::string messages;
-};
 
 class SoundHandler : public ::testing::Test {
  protected:
@@ -51,7 +46,7 @@ class SoundHandler : public ::testing::Test {
     EXPECT_TRUE(project) << diag.render();
     if (!project) return false;
     project_ = std::move(*project);
-    SoundRecordingObserver observer;
+    pipeline::testing::RecordingObserver observer;
     pipeline::Builder builder(project_, registry_, {}, &observer);
     Result<pipeline::DataFileReport> report = builder.build("PC", "main.kcmd");
     messages_ = observer.messages;
