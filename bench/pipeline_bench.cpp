@@ -27,7 +27,6 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,8 +37,6 @@
 #include <filesystem>
 #include <string>
 #include <vector>
-
-extern char** environ;
 
 namespace {
 
@@ -54,23 +51,6 @@ void write(const fs::path& path, std::string_view text) {
   if (f == nullptr) std::abort();
   std::fwrite(text.data(), 1, text.size(), f);
   std::fclose(f);
-}
-
-// Runs a program quietly; returns its exit status.
-int run(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return -1;
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 // Dates every regular file under `dir` an hour back.
@@ -150,10 +130,11 @@ struct Setup {
     // stat data it can trust; one warm-up no-op for ninja.
     build(keel_dir, 2, true);
     build(full_dir, 2, true);
-    ninja_ok = run({"/usr/bin/ninja", "-C", ninja_dir.string(), "-j2"}) == 0;
+    ninja_ok = keel::bench::run_program({"/usr/bin/ninja", "-C", ninja_dir.string(), "-j2"}) == 0;
     backdate(keel_dir);
     build(keel_dir, 1, false);
-    if (ninja_ok) ninja_ok = run({"/usr/bin/ninja", "-C", ninja_dir.string()}) == 0;
+    if (ninja_ok)
+      ninja_ok = keel::bench::run_program({"/usr/bin/ninja", "-C", ninja_dir.string()}) == 0;
   }
   ~Setup() {
     std::error_code ec;
@@ -201,7 +182,7 @@ void BM_KeelNoOpProcess(benchmark::State& state) {
       "--platform",    "PC",       "-j1",
       "--no-progress", "main.kcmd"};
   for (auto _ : state) {
-    if (run(args) != 0) {
+    if (keel::bench::run_program(args) != 0) {
       state.SkipWithError("keel-build failed");
       break;
     }
@@ -219,7 +200,7 @@ void BM_NinjaNoOpBuild(benchmark::State& state) {
   }
   const std::vector<std::string> args = {"/usr/bin/ninja", "-C", s.ninja_dir.string()};
   for (auto _ : state) {
-    if (run(args) != 0) {
+    if (keel::bench::run_program(args) != 0) {
       state.SkipWithError("ninja failed");
       break;
     }

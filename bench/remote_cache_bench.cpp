@@ -17,10 +17,8 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,8 +32,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-extern char** environ;
 
 namespace {
 
@@ -54,28 +50,6 @@ std::string slurp(const fs::path& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-pid_t spawn(const std::vector<std::string>& args, const fs::path& output) {
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  return spawned == 0 ? pid : -1;
-}
-
-int run(const std::vector<std::string>& args, const fs::path& output) {
-  const pid_t pid = spawn(args, output);
-  if (pid < 0) return -1;
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 int free_port() {
@@ -188,7 +162,8 @@ struct Setup {
                       "  }}\n}}\n",
                       ::getuid() == 0 ? "user root root;\n" : "", fmt::arg("b", b),
                       fmt::arg("port", port)));
-    nginx = spawn({exe, "-p", b, "-c", b + "/nginx.conf"}, base / "logs" / "nginx.out");
+    nginx = keel::bench::spawn_program({exe, "-p", b, "-c", b + "/nginx.conf"},
+                                       (base / "logs" / "nginx.out").string(), true);
     for (int i = 0; i < 200 && nginx > 0; ++i) {
       if (connectable(port)) return true;
       std::this_thread::sleep_for(std::chrono::milliseconds(25));
@@ -217,7 +192,7 @@ struct Setup {
     std::vector<std::string> args = {KEEL_BUILD_EXE, "-p", project.string(), "-j2",
                                      "--no-progress"};
     args.insert(args.end(), extra.begin(), extra.end());
-    if (run(args, base / ("out." + name)) != 0) {
+    if (keel::bench::run_program(args, (base / ("out." + name)).string(), true) != 0) {
       why = fmt::format("keel-build failed: {}", slurp(base / ("out." + name)));
       return false;
     }

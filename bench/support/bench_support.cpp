@@ -4,6 +4,13 @@
 #include <map>
 #include <vector>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+extern char** environ;
+
 namespace keel::bench {
 namespace {
 
@@ -69,6 +76,35 @@ int run_main(int argc, char** argv) {
   }
   std::fflush(stdout);
   return 0;
+}
+
+pid_t spawn_program(const std::vector<std::string>& args, const std::string& output,
+                    bool with_stderr) {
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (with_stderr) posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  return spawned == 0 ? pid : -1;
+}
+
+int wait_program(pid_t pid, long* peak_rss_kib) {
+  if (pid < 0) return -1;
+  int status = 0;
+  rusage usage{};
+  if (::wait4(pid, &status, 0, &usage) != pid) return -1;
+  if (peak_rss_kib != nullptr) *peak_rss_kib = usage.ru_maxrss;  // KiB on Linux
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int run_program(const std::vector<std::string>& args, const std::string& output, bool with_stderr,
+                long* peak_rss_kib) {
+  return wait_program(spawn_program(args, output, with_stderr), peak_rss_kib);
 }
 
 }  // namespace keel::bench

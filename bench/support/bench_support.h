@@ -11,6 +11,9 @@
 #include <benchmark/benchmark.h>
 
 #include <string>
+#include <vector>
+
+#include <sys/types.h>
 
 namespace keel::bench {
 
@@ -23,6 +26,17 @@ int run_main(int argc, char** argv);
 
 // Ratio of two measured benchmarks after a run (for custom output); < 0 if either is missing.
 double measured_ns(const std::string& benchmark_name);
+
+// Starts the program args[0] (a path) with `args`, its stdout sent to `output` (created or
+// truncated; /dev/null by default) and, with `with_stderr`, its stderr too. The pid, or -1.
+pid_t spawn_program(const std::vector<std::string>& args, const std::string& output = "/dev/null",
+                    bool with_stderr = false);
+// Waits for `pid`: its exit status (-1 when it did not exit normally or the wait failed), and its
+// peak resident set in KiB in `peak_rss_kib` when given.
+int wait_program(pid_t pid, long* peak_rss_kib = nullptr);
+// spawn_program, then wait_program.
+int run_program(const std::vector<std::string>& args, const std::string& output = "/dev/null",
+                bool with_stderr = false, long* peak_rss_kib = nullptr);
 
 }  // namespace keel::bench
 
