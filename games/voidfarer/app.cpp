@@ -66,6 +66,7 @@ Status add_game_settings(settings::Settings& registry, GameSettings& values) {
                "easy, normal or hard: a harder level takes abilities from the player");
   registry.add("autopilot", values.autopilot, "the ship flies and fires by itself");
   registry.add("pilot", values.pilot, "your name in the high-score table");
+  registry.add("language", values.language, "the HUD's words: english or french");
   return {};
 }
 
@@ -299,7 +300,8 @@ class GameTask final : public kernel::Task {
     if (in.pressed("pause")) {
       paused_ = !paused_;
       if (p_.view != nullptr && paused_)
-        p_.view->set_message("PAUSED", "P or Esc resumes, Q quits");
+        p_.view->set_message(std::string(p_.view->text("PAUSED")),
+                             std::string(p_.view->text("PAUSE_HELP")));
       if (p_.view != nullptr && !paused_) p_.view->clear_message();
     }
     if (in.pressed("quicksave")) quick_save();
@@ -510,7 +512,8 @@ void print_usage() {
       stderr,
       "usage: voidfarer --data PACK.kpk [settings...] [options]\n"
       "  settings: width=W height=H +fullscreen -vsync volume=V difficulty=easy|normal|hard\n"
-      "            +autopilot pilot=NAME bind_fire=key:Space;pad:a ... (see voidfarer.cfg)\n"
+      "            +autopilot pilot=NAME language=english|french\n"
+      "            bind_fire=key:Space;pad:a ... (see voidfarer.cfg)\n"
       "  --settings FILE      settings file (repeatable; then the user's, then the command line)\n"
       "  --user-dir DIR       high scores, quick-save and saved settings (default {})\n"
       "  --settings-out FILE  where the settings are written on exit (default DIR/settings.cfg)\n"
@@ -647,6 +650,11 @@ int run_app(int argc, char** argv) {
       return 1;
     }
     view = std::move(*made);
+    if (!view->set_language(game.language)) {
+      fmt::print(stderr, "voidfarer: language={}: the pack's HUD has no such language\n",
+                 game.language);
+      return 2;
+    }
     if (!o.run.out.empty()) {
       std::error_code ec;
       fs::create_directories(o.run.out, ec);

@@ -27,8 +27,9 @@ struct GameSettings {
   settings::StandardSettings standard;  // width, height, fullscreen, vsync, volume, ...
   platform::AudioSettings audio;        // music_volume, effects_volume
   Difficulty difficulty = Difficulty::kNormal;
-  bool autopilot = false;       // the game flies itself (always so headless without a replay)
-  std::string pilot = "PILOT";  // the name entered in the high-score table
+  bool autopilot = false;            // the game flies itself (always so headless without a replay)
+  std::string pilot = "PILOT";       // the name entered in the high-score table
+  std::string language = "english";  // the HUD's words: a language of the pack's "hud_text"
 };
 
 // The program's own options (not settings): run options plus the game's.
@@ -64,7 +65,8 @@ struct AppOptions {
 // $XDG_DATA_HOME/voidfarer, else $HOME/.local/share/voidfarer, else ./voidfarer-user.
 std::filesystem::path default_user_dir();
 
-// Registers the game's settings (standard, audio, difficulty, autopilot, pilot) on `registry`.
+// Registers the game's settings (standard, audio, difficulty, autopilot, pilot, language) on
+// `registry`.
 Status add_game_settings(settings::Settings& registry, GameSettings& values);
 
 // Declares the game's input actions with their default bindings (thrust, reverse, left, right,

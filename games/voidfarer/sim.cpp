@@ -32,6 +32,8 @@ constexpr f32 kBulletDamage = Sim::kBulletDamage;
 constexpr f32 kThrust = Sim::kThrust;
 constexpr f32 kReverseThrust = Sim::kReverseThrust;
 constexpr f32 kTurnRate = Sim::kTurnRate;
+// Asset types the simulation does not set up itself: left as their raw bytes (Sim::raw_asset).
+constexpr std::string_view kRawAssetTypes[] = {"Blob", "StringTable", "TileMap", "Mesh", "BSP"};
 
 bool is_shot(const world::World& w, Entity e) {
   const world::Body* b = w.get<world::Body>(e);
@@ -45,6 +47,16 @@ Sim::Sim(const SimOptions& options)
     : options_(options), abilities_(abilities_for(options.difficulty)) {}
 
 Sim::~Sim() = default;
+
+ByteSpan Sim::raw_asset(std::string_view name, std::string_view type) const {
+  const pack::LoadedPack::Asset* asset = pack_->find_entry(string_hash(name));
+  if (asset == nullptr || asset->type_hash != pack::type_hash(type) ||
+      std::find(std::begin(kRawAssetTypes), std::end(kRawAssetTypes), type) ==
+          std::end(kRawAssetTypes)) {
+    return {};
+  }
+  return *static_cast<const ByteSpan*>(asset->asset);
+}
 
 Game::Game(Sim& sim)
     : options_(sim.options_),
@@ -123,10 +135,12 @@ Status Sim::load(const std::filesystem::path& pack_path) {
                           scripts_.push_back(std::make_unique<script::Library>(std::move(*lib)));
                           return static_cast<void*>(scripts_.back().get());
                         });
-  // The pack may hold other asset types too: this program leaves them as raw chunks.
-  for (const std::string_view other : {"Blob", "StringTable", "TileMap", "Mesh", "BSP"}) {
-    loader_.register_type(pack::type_hash(other), [](pack::SetupContext& ctx) -> Result<void*> {
-      return static_cast<void*>(const_cast<std::byte*>(ctx.primary().data()));
+  // The pack may hold other asset types too: the simulation leaves them as raw chunks (the
+  // asset's pointer is a ByteSpan in raw_assets_), read through raw_asset().
+  for (const std::string_view other : kRawAssetTypes) {
+    loader_.register_type(pack::type_hash(other), [this](pack::SetupContext& ctx) -> Result<void*> {
+      raw_assets_.push_back(ctx.primary());
+      return static_cast<void*>(&raw_assets_.back());
     });
   }
   Result<pack::LoadedPack> pack = loader_.load(pack_path, {.load_names = true});

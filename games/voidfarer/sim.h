@@ -4,6 +4,7 @@
 // pack, options and Controls per frame give the same state_hash() on every run.
 #pragma once
 
+#include "keel/core/bytes.h"
 #include "keel/core/error.h"
 #include "keel/core/types.h"
 #include "keel/fsm/environment.h"
@@ -26,6 +27,7 @@
 #include "controls.h"
 
 #include <array>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -160,6 +162,10 @@ class Sim {
   const world::ParticleSystem& particles() const { return particles_; }
   world::Entity player() const;
   const pack::LoadedPack& pack() const { return *pack_; }
+  // The bytes of an asset the simulation does not use itself (StringTable, Blob, TileMap, Mesh,
+  // BSP: the view reads the HUD's StringTable "hud_text"), or an empty span when the pack has no
+  // asset of that name and type.
+  ByteSpan raw_asset(std::string_view name, std::string_view type) const;
 
   ~Sim();
 
@@ -176,6 +182,7 @@ class Sim {
   pack::Loader loader_;
   fsm::FsmLibrary fsms_;
   std::vector<std::unique_ptr<script::Library>> scripts_;
+  std::deque<ByteSpan> raw_assets_;  // what the pack's other assets point to (stable addresses)
   std::optional<pack::LoadedPack> pack_;
   world::EntityDefs defs_;
   fsm::FunctionRegistry functions_;

@@ -97,7 +97,15 @@ Result<std::unique_ptr<View>> View::create(platform::Renderer& renderer, const S
                 (*atlas)->width(), (*atlas)->height(), sheet->width(), sheet->height());
   }
   if (!dot) return Unexpected(dot.error());
+  const ByteSpan strings = sim.raw_asset("hud_text", "StringTable");
+  if (strings.empty()) return fail(ErrorCode::kNotFound, "the pack has no StringTable hud_text");
+  Result<pipeline::StringTableView> table = pipeline::StringTableView::parse(strings);
+  if (!table) return Unexpected(table.error());
+  if (table->language_count() == 0) {
+    return fail(ErrorCode::kCorrupt, "StringTable hud_text has no language");
+  }
   std::unique_ptr<View> view(new View(renderer));
+  view->strings_ = *table;
   view->small_ = *small;
   view->large_ = *large;
   Result<platform::FontId> font = renderer.add_font(**small, **small_atlas);
@@ -172,6 +180,17 @@ const View::Frame* View::find_frame(StringId texture, StringId frame) const {
     }
   }
   return nullptr;
+}
+
+std::string_view View::text(std::string_view key) const {
+  return strings_->find(language_, key).value_or(key);
+}
+
+bool View::set_language(std::string_view name) {
+  const std::optional<usize> found = strings_->find_language(name);
+  if (!found) return false;
+  language_ = *found;
+  return true;
 }
 
 void View::set_message(std::string title, std::string detail) {
@@ -312,24 +331,50 @@ void View::draw_hud(const Sim& sim) {
   const world::World& w = sim.world();
   auto& mw = const_cast<world::World&>(w);
   hud_count_ = 0;
-  const Color text{230, 235, 255, 255};
+  const Color white{230, 235, 255, 255};
   const Color label{150, 170, 210, 255};
 
   // Bars first (the sheet's white cell, one batch with the sprites), the strings after.
   const f32 hull = s.hull_max > 0 ? s.hull / s.hull_max : 0;
   const Vec2 hull_at{20, static_cast<f32>(kHeight) - 34};
-  bar(hull_at + Vec2{52, 0}, {220, 14}, hull, hull_colour(hull));
+  // The bar starts after the label, whose width depends on the language ("HULL", "COQUE").
+  const f32 hull_bar_x = std::max(52.0f, static_cast<f32>(small_->measure(text("HULL"))) + 10.0f);
+  bar(hull_at + Vec2{hull_bar_x, 0}, {220, 14}, hull, hull_colour(hull));
   panel({static_cast<f32>(kWidth) - 196, 12}, {184, 70}, {0, 0, 0, 120});
 
-  struct Shown {
+  // The HudElements of live entities: bars (a Health's fraction of the hp first seen, when the
+  // element has no value of its own) labelled with their name's text, texts, atlas icons.
+  struct Label {
+    std::string_view text;
     f32 fraction;
     Vec2 at;
+    Color colour;
   };
-  Shown shown[4];
-  usize shown_count = 0;
+  Label labels[8];
+  usize label_count = 0;
   for (const world::Entity e : mw.store<world::HudElement>().entities()) {
     const world::HudElement* h = w.get<world::HudElement>(e);
-    if (h == nullptr || h->kind != world::HudElement::Kind::kBar || w.dying(e)) continue;
+    if (h == nullptr || w.dying(e)) continue;
+    const std::string_view words = strings_->find(language_, h->content.value).value_or("");
+    if (h->kind == world::HudElement::Kind::kIcon) {
+      const Frame* frame = find_frame(h->content, {});
+      if (frame == nullptr) ++fallback_sprites_;
+      const Vec2 size = h->size.x > 0 ? h->size : Vec2{32, 32};
+      renderer_.sprite({.texture = sheet_,
+                        .position = h->position + size * 0.5f,
+                        .size = size,
+                        .color = h->colour,
+                        .uv = frame != nullptr ? frame->uv : fallback_uv_,
+                        .screen = true});
+      continue;
+    }
+    if (h->kind == world::HudElement::Kind::kText) {
+      // The position is the text's top-left corner; the pen is on the baseline below it.
+      if (label_count < std::size(labels)) {
+        labels[label_count++] = {words, -1, h->position + Vec2{0, 13}, h->colour};
+      }
+      continue;
+    }
     f32 fraction = h->value;
     if (const Health* health = w.get<Health>(e); health != nullptr && fraction == 0) {
       auto seen = std::find_if(hud_max_.begin(), hud_max_.end(),
@@ -344,20 +389,34 @@ void View::draw_hud(const Sim& sim) {
     const Vec2 at = h->position + Vec2{0, 16};  // room for the label above
     const Color fill = h->colour == Color{} ? Color{230, 60, 200, 255} : h->colour;
     bar(at, size, fraction, fill);
-    if (shown_count < 4) shown[shown_count++] = {fraction, at};
+    if (label_count < std::size(labels)) {
+      labels[label_count++] = {words, std::clamp(fraction, 0.0f, 1.0f), at - Vec2{0, 4},
+                               Color{255, 160, 230, 255}};
+    }
   }
   std::erase_if(hud_max_, [&](const auto& m) { return !w.alive(m.first); });
 
-  hud_text(hull_at + Vec2{0, 13}, label, false, "HULL");
-  hud_text(hull_at + Vec2{282, 13}, text, false, "{:.0f}%", std::max(hull, 0.0f) * 100);
+  hud_text(hull_at + Vec2{0, 13}, label, false, "{}", text("HULL"));
+  hud_text(hull_at + Vec2{hull_bar_x + 230, 13}, white, false, "{:.0f}%",
+           std::max(hull, 0.0f) * 100);
   const f32 right = static_cast<f32>(kWidth) - 24;
-  hud_text({right, 32}, text, true, "SCORE {}", s.score);
-  hud_text({right, 52}, label, true, "WAVE {}{}", s.wave_step + 1,
-           s.chain_finished ? " (CLEARED)" : "");
-  hud_text({right, 72}, label, true, "ENEMIES {}", s.enemies);
-  for (usize i = 0; i < shown_count; ++i) {
-    hud_text(shown[i].at - Vec2{0, 4}, Color{255, 160, 230, 255}, false, "BOSS {:.0f}%",
-             std::clamp(shown[i].fraction, 0.0f, 1.0f) * 100);
+  hud_text({right, 32}, white, true, "{} {}", text("SCORE"), s.score);
+  if (s.chain_finished) {
+    hud_text({right, 52}, label, true, "{} {} ({})", text("WAVE"), s.wave_step + 1,
+             text("CLEARED"));
+  } else {
+    hud_text({right, 52}, label, true, "{} {}", text("WAVE"), s.wave_step + 1);
+  }
+  hud_text({right, 72}, label, true, "{} {}", text("ENEMIES"), s.enemies);
+  for (usize i = 0; i < label_count; ++i) {
+    const Label& l = labels[i];
+    if (l.fraction < 0) {
+      hud_text(l.at, l.colour, false, "{}", l.text);
+    } else if (l.text.empty()) {
+      hud_text(l.at, l.colour, false, "{:.0f}%", l.fraction * 100);
+    } else {
+      hud_text(l.at, l.colour, false, "{} {:.0f}%", l.text, l.fraction * 100);
+    }
   }
 }
 

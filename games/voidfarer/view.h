@@ -2,9 +2,10 @@
 // begin_frame() and end_frame(): the camera on the player, a three-layer parallax star field,
 // particles (the soft "dot", additive), ships and shots as rotated sprites of the pack's sprite
 // atlas ("sprites": frames looked up by name in its AtlasView) sorted by their Sprite layer, and
-// the HUD in the pack's bitmap fonts: hull bar, score, wave, enemies left, HudElement bars (the
-// boss's health) and a centred message for the program (pause, game over). About five batches per
-// frame.
+// the HUD in the pack's bitmap fonts: hull bar, score, wave, enemies left, the HudElements of
+// live entities (bars such as the boss's health, texts, atlas icons), in the words of the pack's
+// StringTable "hud_text" in the chosen language, and a centred message for the program (pause,
+// game over). About five batches per frame.
 //
 //   auto view = *View::create(renderer, sim);
 //   renderer.begin_frame({8, 8, 16, 255});
@@ -15,11 +16,13 @@
 
 #include "sim.h"
 
+#include "keel/pipeline/string_table_asset.h"
 #include "keel/platform/renderer.h"
 
 #include <fmt/format.h>
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -45,6 +48,13 @@ class View {
   void set_message(std::string title, std::string detail = {});
   void clear_message() { set_message({}); }
   const std::string& message() const { return title_; }
+
+  // The HUD's words (the pack's StringTable "hud_text"): the text of a key in the current
+  // language, or the key itself when the table lacks it. set_language() picks a language by
+  // its name in the table ("english", "french"); false (and no change) for one it lacks.
+  std::string_view text(std::string_view key) const;
+  bool set_language(std::string_view name);
+  std::string_view language() const { return strings_->language(language_); }
 
   // The HUD's font (small) and the message font (large), for the program's own text.
   platform::FontId font() const { return font_; }
@@ -102,6 +112,8 @@ class View {
   std::vector<spatial::Vec2> particle_positions_;
   std::vector<platform::Color> particle_colours_;
   std::vector<f32> particle_sizes_;
+  std::optional<pipeline::StringTableView> strings_;  // "hud_text"
+  usize language_ = 0;
   std::vector<std::pair<world::Entity, f32>> hud_max_;  // HudElement bars: the hp first seen
   std::vector<std::string> hud_lines_;
   usize hud_count_ = 0;

@@ -85,20 +85,74 @@ TEST_F(ViewTest, HudShowsHullScoreWaveAndEnemies) {
   const std::string enemies = "ENEMIES " + std::to_string(sim_->summary().enemies);
   EXPECT_TRUE(hud_has(enemies)) << enemies;
   EXPECT_GE(sim_->summary().enemies, 1u);
-  EXPECT_FALSE(hud_has("BOSS"));
+  EXPECT_FALSE(hud_has("DREADNOUGHT"));
 }
 
 TEST_F(ViewTest, BossHealthBarFollowsItsHitPoints) {
   auto boss = sim_->spawn("boss", {600, 0});
   ASSERT_TRUE(boss);
   draw_frame();
-  EXPECT_TRUE(hud_has("BOSS 100%"));
+  EXPECT_TRUE(hud_has("DREADNOUGHT 100%"));  // the bar's name is its label's key in hud_text
   auto& world = const_cast<world::World&>(sim_->world());
   Health* health = world.get<Health>(*boss);
   ASSERT_NE(health, nullptr);
   health->hp *= 0.25f;
   draw_frame();
-  EXPECT_TRUE(hud_has("BOSS 25%"));
+  EXPECT_TRUE(hud_has("DREADNOUGHT 25%"));
+}
+
+TEST_F(ViewTest, HudWordsFollowTheLanguage) {
+  ASSERT_TRUE(sim_->spawn("boss", {600, 0}));
+  EXPECT_EQ(view_->language(), "english");
+  EXPECT_EQ(view_->text("WAVE"), "WAVE");
+  EXPECT_EQ(view_->text("NO_SUCH_KEY"), "NO_SUCH_KEY");
+  ASSERT_TRUE(view_->set_language("french"));
+  EXPECT_EQ(view_->text("PAUSED"), "PAUSE");
+  draw_frame();
+  EXPECT_TRUE(hud_has("COQUE"));
+  EXPECT_TRUE(hud_has("VAGUE 1"));
+  EXPECT_TRUE(hud_has("CUIRASS\xc3\x89 100%"));  // Latin-1 letters are in the fonts too
+  EXPECT_FALSE(hud_has("HULL"));
+  EXPECT_FALSE(view_->set_language("klingon"));
+  EXPECT_EQ(view_->language(), "french");  // unchanged
+  // Kept for a look: build/debug/games/voidfarer/test_tmp/view_french.png.
+  auto shot = window_->screenshot();
+  ASSERT_TRUE(shot) << shot.error().to_string();
+  std::filesystem::create_directories(KEEL_TEST_TMPDIR);
+  EXPECT_TRUE(
+      platform::write_png(std::filesystem::path(KEEL_TEST_TMPDIR) / "view_french.png", *shot));
+}
+
+TEST_F(ViewTest, HudTextsAndIconsComeFromTheirElements) {
+  auto& world = const_cast<world::World&>(sim_->world());
+  draw_frame();
+  const platform::FrameStats before = renderer_->stats();
+  // The player's ship icon (ships.kcmd) is drawn from the atlas, not the fallback.
+  EXPECT_EQ(view_->fallback_sprites(), 0u);
+  const world::Entity text = world.create();
+  ASSERT_TRUE(world.create<world::HudElement>(
+      text, world::HudElement{.kind = world::HudElement::Kind::kText,
+                              .content = runtime_id("CLEARED"),
+                              .position = {500, 300},
+                              .size = {},
+                              .value = 0,
+                              .colour = {}}));
+  const world::Entity icon = world.create();
+  ASSERT_TRUE(world.create<world::HudElement>(
+      icon, world::HudElement{.kind = world::HudElement::Kind::kIcon,
+                              .content = runtime_id("ships/no_such_icon"),
+                              .position = {500, 340},
+                              .size = {24, 24},
+                              .value = 0,
+                              .colour = {}}));
+  draw_frame();
+  EXPECT_TRUE(std::any_of(view_->hud_lines().begin(), view_->hud_lines().end(),
+                          [](const std::string& l) { return l == "CLEARED"; }));
+  EXPECT_EQ(renderer_->stats().strings, before.strings + 1);
+  EXPECT_EQ(renderer_->stats().sprites, before.sprites + 1);
+  EXPECT_EQ(view_->fallback_sprites(), 1u);  // an icon the atlas lacks
+  world.kill(text);
+  world.kill(icon);
 }
 
 TEST_F(ViewTest, UnknownSpriteNamesDrawTheFallback) {
