@@ -35,6 +35,8 @@ class SoundTest : public ::testing::Test {
     sim_ = std::move(*sim);
     device_ = platform::open_audio_device(mixer_, {.headless = true, .capture = &capture_});
     ASSERT_NE(device_, nullptr);
+    // The effects' tests listen to the effects alone (MusicLoopsOnTheMusicBus turns it back up).
+    mixer_.set_bus_volume(platform::AudioBus::kMusic, 0);
   }
 
   std::unique_ptr<Sim> sim_;
@@ -45,12 +47,31 @@ class SoundTest : public ::testing::Test {
 
 TEST_F(SoundTest, AddsThePacksSounds) {
   SoundPlayer player(mixer_, sim_->pack());
-  EXPECT_EQ(player.sound_count(), 4u);  // laser, explosion, hit, thrust
+  EXPECT_EQ(player.sound_count(), 5u);  // laser, explosion, hit, thrust, music
   EXPECT_TRUE(mixer_.find_sound("laser"));
   EXPECT_TRUE(mixer_.find_sound("explosion"));
   EXPECT_TRUE(mixer_.find_sound("hit"));
   EXPECT_TRUE(mixer_.find_sound("thrust"));
-  EXPECT_FALSE(player.music_playing());  // the pack has no "music"
+  EXPECT_TRUE(mixer_.find_sound("music"));
+  EXPECT_TRUE(player.music_playing());  // the pack's "music", streamed and looped
+}
+
+TEST_F(SoundTest, MusicLoopsOnTheMusicBus) {
+  mixer_.set_bus_volume(platform::AudioBus::kMusic, 1);
+  SoundPlayer player(mixer_, sim_->pack());
+  ASSERT_TRUE(player.music_playing());
+  for (int second = 0; second < 17; ++second) device_->advance(1.0);  // past the loop's end
+  ASSERT_GT(capture_.frames(), 48000u * 16);
+  const std::span<const s16> all = capture_.samples();
+  const Energy start = energy(all.subspan(0, 48000 * 2));
+  const Energy again = energy(all.subspan(48000 * 2 * 16, 48000 * 2));  // 16 to 17 s
+  EXPECT_GT(start.left, 0.0);
+  EXPECT_GT(again.left, start.left * 0.5);  // the loop's first second, heard again
+  EXPECT_LT(again.left, start.left * 2.0);
+  EXPECT_DOUBLE_EQ(again.left, again.right);                   // mono music, centred
+  if (const char* out = std::getenv("VOIDFARER_MUSIC_WAV")) {  // for a listen
+    EXPECT_TRUE(capture_.write_wav(out));
+  }
 }
 
 TEST_F(SoundTest, SilenceWithoutEvents) {
@@ -125,7 +146,7 @@ TEST_F(SoundTest, ThrustLoopsUntilReleased) {
   ASSERT_GT(all.size(), 2u * 60000u);
   const Energy late = energy(all.subspan(2 * 60000));  // after 1.25 s
   EXPECT_GT(late.left + late.right, 0.0);
-  EXPECT_EQ(mixer_.active_voices(), 1u);
+  EXPECT_EQ(mixer_.active_voices(), 2u);  // the engine and the (muted) music
   player.set_thrust(false);
   EXPECT_FALSE(player.thrust_playing());
   device_->advance(0.1);  // the stop takes effect at the next block
