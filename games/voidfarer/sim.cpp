@@ -93,23 +93,9 @@ Status Sim::load(const std::filesystem::path& pack_path) {
   world::register_entity_def_type(loader_);
   world::register_chain_type(loader_);
   world::register_particle_effects(loader_, particles_);
-  // Textures and fonts as views of their chunks (drawing, draw.h).
-  loader_.register_type(
-      pack::type_hash("Texture"),
-      [](pack::SetupContext& ctx) -> Result<void*> {
-        Result<assets::Texture> view = assets::Texture::view(ctx.primary());
-        if (!view) return Unexpected(view.error());
-        return static_cast<void*>(new assets::Texture(*view));
-      },
-      [](void* asset) { delete static_cast<assets::Texture*>(asset); });
-  loader_.register_type(
-      pack::type_hash("Font"),
-      [](pack::SetupContext& ctx) -> Result<void*> {
-        Result<assets::FontView> view = assets::FontView::parse(ctx.primary());
-        if (!view) return Unexpected(view.error());
-        return static_cast<void*>(new assets::FontView(*view));
-      },
-      [](void* asset) { delete static_cast<assets::FontView*>(asset); });
+  // Textures and fonts as views of their chunks (the view draws them).
+  assets::register_texture_type(loader_);
+  assets::register_font_type(loader_);
   assets::register_atlas_type(loader_);  // sprite atlases as AtlasViews (the view's frames)
   // Sounds as checked views of their chunks (the view's SoundPlayer hands them to the mixer).
   loader_.register_type(

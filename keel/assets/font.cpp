@@ -2,6 +2,7 @@
 
 #include "keel/assets/detail/little_endian.h"
 #include "keel/core/assert.h"
+#include "keel/pack/loader.h"
 
 #include <algorithm>
 #include <array>
@@ -283,6 +284,17 @@ TextRun FontView::layout(std::string_view utf8, s32 x, s32 y, std::vector<FontVe
 
 s32 FontView::measure(std::string_view utf8) const {
   return walk(utf8, 0, 0, [](const FontGlyph&, s32, s32) {}).pen_x;
+}
+
+void register_font_type(pack::Loader& loader) {
+  loader.register_type(
+      pack::type_hash("Font"),
+      [](pack::SetupContext& ctx) -> Result<void*> {
+        Result<FontView> view = FontView::parse(ctx.primary());
+        if (!view) return Unexpected(view.error());
+        return static_cast<void*>(new FontView(*view));
+      },
+      [](void* asset) { delete static_cast<FontView*>(asset); });
 }
 
 }  // namespace keel::assets

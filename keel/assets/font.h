@@ -31,6 +31,10 @@
 #include <string_view>
 #include <vector>
 
+namespace keel::pack {
+class Loader;
+}  // namespace keel::pack
+
 namespace keel::assets {
 
 inline constexpr u32 kFontMagic = 0x544E464Bu;  // "KFNT" read as a little-endian u32
@@ -148,5 +152,10 @@ class FontView {
   usize glyphs_at_ = 0;   // byte offset of the glyph records
   usize kerning_at_ = 0;  // byte offset of the kerning records
 };
+
+// Registers the "Font" asset type with a pack loader: each asset becomes a heap FontView over
+// its primary chunk, checked once (deleted by the teardown). find_as<FontView>(name) then returns
+// it.
+void register_font_type(pack::Loader& loader);
 
 }  // namespace keel::assets

@@ -2,6 +2,7 @@
 
 #include "keel/core/assert.h"
 #include "keel/pack/format.h"
+#include "keel/pack/loader.h"
 
 #include <algorithm>
 #include <array>
@@ -188,6 +189,17 @@ TextureLevel Texture::level(u32 index) const {
   out.row_bytes = row_bytes(format_, out.width);
   out.data = bytes_.subspan(offset, level_bytes(format_, out.width, out.height));
   return out;
+}
+
+void register_texture_type(pack::Loader& loader) {
+  loader.register_type(
+      pack::type_hash("Texture"),
+      [](pack::SetupContext& ctx) -> Result<void*> {
+        Result<Texture> view = Texture::view(ctx.primary());
+        if (!view) return Unexpected(view.error());
+        return static_cast<void*>(new Texture(*view));
+      },
+      [](void* asset) { delete static_cast<Texture*>(asset); });
 }
 
 }  // namespace keel::assets

@@ -29,6 +29,10 @@
 
 #include <string_view>
 
+namespace keel::pack {
+class Loader;
+}  // namespace keel::pack
+
 namespace keel::assets {
 
 // Pixel formats, named as Direct3D names them (the book's). The byte order of the uncompressed
@@ -121,5 +125,10 @@ class Texture {
   TextureWrap wrap_ = TextureWrap::kWrap;
   u32 flags_ = 0;
 };
+
+// Registers the "Texture" asset type with a pack loader: each asset becomes a heap Texture over
+// its primary chunk, checked once (deleted by the teardown). find_as<Texture>(name) then returns
+// it.
+void register_texture_type(pack::Loader& loader);
 
 }  // namespace keel::assets
