@@ -17,7 +17,7 @@
 namespace rumble {
 namespace {
 
-const std::string kDataDir = std::string(KEEL_SOURCE_DIR) + "/games/rumble/data";
+const std::string kPicturesDataDir = std::string(KEEL_SOURCE_DIR) + "/games/rumble/data";
 
 class RumbleView : public ::testing::Test {
  protected:
@@ -43,7 +43,7 @@ class RumbleView : public ::testing::Test {
   }
 
   std::unique_ptr<Match> match(std::string script = {}) {
-    MatchSetup setup = MatchSetup::from_data_dir(kDataDir);
+    MatchSetup setup = MatchSetup::from_data_dir(kPicturesDataDir);
     setup.seed = 7;
     if (!script.empty()) {
       auto inputs = ScriptedInput::parse(std::move(script), "inputs", setup.fighters);
