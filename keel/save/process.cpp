@@ -3,7 +3,9 @@
 #include "keel/save/detail/session.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <utility>
 
 namespace keel::save {
 
@@ -18,11 +20,6 @@ constexpr u64 kMaxObjects = u64{1} << 26;
 
 std::byte* complete_address(SaveObject& object) {
   return static_cast<std::byte*>(dynamic_cast<void*>(&object));
-}
-
-// Declares an object's own block (flagged, for the lazy sort of object blocks).
-void declare_object_block(SaveFile& file, SaveFile::Impl& s, std::byte* base, u32 size) {
-  if (file.declare_block(base, size) != 0) s.object_block.back() = 1;
 }
 
 u32 block_hash(const std::vector<SaveFile::Impl::Block>& blocks) {
@@ -136,29 +133,94 @@ const detail::TypePlan* plan_of(SaveFile::Impl& s, const SaveObject& object) {
   return s.active->find(object.save_id());
 }
 
+// An object's plan and complete address, and the default hooks it may run inline: through the
+// type cache when its dynamic type is exactly a registered class (no virtual call, no
+// dynamic_cast), else through its save id.
+struct Typed {
+  const detail::TypePlan* plan;
+  std::byte* base;
+  u8 keeps;
+};
+Typed type_of(SaveFile::Impl& s, SaveObject& object) {
+  const std::type_info* type = &typeid(object);
+  auto& slot = s.type_cache[(reinterpret_cast<uintptr_t>(type) >> 4) % s.type_cache.size()];
+  if (slot.type == type) {
+    return {slot.plan, reinterpret_cast<std::byte*>(&object) - slot.plan->object_at,
+            slot.plan->keeps};
+  }
+  const detail::TypePlan* plan = plan_of(s, object);
+  if (plan == nullptr) return {nullptr, nullptr, 0};
+  if (plan->type != nullptr && *plan->type == *type) {
+    slot = {type, plan};
+    return {plan, reinterpret_cast<std::byte*>(&object) - plan->object_at, plan->keeps};
+  }
+  return {plan, complete_address(object), 0};
+}
+
+// Discovery reads the stamp of every target: a cache miss when the target lies elsewhere in
+// memory. Objects `kAhead` ahead have been prefetched; their targets are prefetched from there
+// (registered types only, through the type cache), so the stamps are in cache when read.
+void prefetch_targets(const SaveFile::Impl& s, const SaveObject* object) {
+  const std::type_info* type = &typeid(*object);
+  const auto& slot = s.type_cache[(reinterpret_cast<uintptr_t>(type) >> 4) % s.type_cache.size()];
+  if (slot.type != type) return;
+  const std::byte* base = reinterpret_cast<const std::byte*>(object) - slot.plan->object_at;
+  for (const detail::Op& op : slot.plan->links) {
+    const SaveObject* target = op.record->get_object(base + op.offset);
+    if (target != nullptr) __builtin_prefetch(reinterpret_cast<const char*>(target) + 8);
+  }
+}
+
+// An object's own block, declared right before its pre_save/pre_load (declare_block's checks
+// hold: a registered class has an address and a size).
+void push_object_block(SaveFile::Impl& s, const std::byte* base, u32 size) {
+  s.blocks.push_back(SaveFile::Impl::Block{base, size});
+  s.object_block.push_back(1);
+}
+
+void put32(std::byte*& out, u32 v) {
+  std::memcpy(out, &v, 4);
+  out += 4;
+}
+
 Status save_pass(SaveFile& file, SaveFile::Impl& s) {
-  detail::Writer w(s.body);
-  w.value(kSetSection);
-  w.u32v(static_cast<u32>(s.objects.size()));
-  for (SaveObject* o : s.objects) w.u32v(o->save_id());
-  w.u32v(block_hash(s.blocks));
-  const usize length_at = s.body.size();
-  w.u64v(0);
+  const u32 count = static_cast<u32>(s.objects.size());
+  usize most = 0;
+  for (const auto& info : s.info) most += info.plan->max_bytes;
+  // The set's header and every object's stream are written through a cursor into room sized
+  // from the plans (the ids and the block hash: 13 bytes and 4 per object; the stream: at most
+  // each plan's max_bytes); the body is cut to what was written at the end.
+  const usize header_at = s.body.size();
+  s.body.resize(header_at + 1 + 4 + usize{count} * 4 + 4 + 8 + most);
+  std::byte* out = s.body.data() + header_at;
+  *out++ = static_cast<std::byte>(kSetSection);
+  put32(out, count);
+  for (const auto& info : s.info) put32(out, info.plan->save_id);
+  put32(out, block_hash(s.blocks));
+  const usize length_at = static_cast<usize>(out - s.body.data());
+  out += 8;
+  s.out = static_cast<usize>(out - s.body.data());
   build_sorted(s);
   s.extras.clear();
   s.extras_object = 0;
-  usize most = 0;
-  for (const auto& info : s.info) most += info.plan->max_bytes;
-  s.body.reserve(s.body.size() + most + 16);
   s.phase = Phase::kSave;
-  for (usize i = 0; i < s.objects.size(); ++i) {
-    if (i + kAhead < s.info.size()) prefetch(s.info[i + kAhead].base);
+  for (usize i = 0; i < count; ++i) {
+    if (i + kAhead < count) prefetch(s.info[i + kAhead].base);
     s.current = static_cast<u32>(i + 1);
-    KEEL_SAVE_TRY(s.objects[i]->save(file));
-    KEEL_SAVE_TRY(s.check());
+    const auto& info = s.info[i];
+    if ((info.keeps & detail::kKeepsSave) != 0) {
+      std::byte* at = s.body.data() + s.out;  // room for max_bytes: reserved above
+      KEEL_SAVE_TRY(detail::write_object(s, *info.plan, info.base, &info, at));
+      s.out = static_cast<usize>(at - s.body.data());
+    } else {
+      KEEL_SAVE_TRY(s.objects[i]->save(file));
+      KEEL_SAVE_TRY(s.check());
+    }
   }
+  s.body.resize(s.out);
   const u64 length = s.body.size() - length_at - 8;
   std::memcpy(s.body.data() + length_at, &length, 8);
+  detail::Writer w(s.body);
   w.u64v(s.extras.size());
   w.bytes(s.extras.data(), s.extras.size());
   return {};
@@ -170,21 +232,25 @@ Status save_set(SaveFile& file, SaveFile::Impl& s) {
   // Pre-save by index: objects found through templates are appended and pre-saved in turn. Each
   // object's block is declared right before its pre_save, as the load side does.
   for (usize i = 0; i < s.objects.size(); ++i) {
-    if (i + kAhead < s.objects.size()) prefetch(s.objects[i + kAhead]);
+    if (i + 2 * kAhead < s.objects.size()) prefetch(s.objects[i + 2 * kAhead]);
+    if (i + kAhead < s.objects.size()) prefetch_targets(s, s.objects[i + kAhead]);
     SaveObject* o = s.objects[i];
-    const detail::TypePlan* plan = plan_of(s, *o);
-    if (plan == nullptr) {
+    const Typed t = type_of(s, *o);
+    if (t.plan == nullptr) {
       return s.fail(Error(ErrorCode::kNotFound,
                           fmt::format("object {} has save id {}, which is not registered with "
                                       "the SaveSystem",
                                       i + 1, o->save_id())));
     }
     s.current = static_cast<u32>(i + 1);
-    std::byte* base = complete_address(*o);
-    s.info.push_back({plan, base, static_cast<u32>(s.links.size()), 0});
-    declare_object_block(file, s, base, plan->size);
-    KEEL_SAVE_TRY(o->pre_save(file));
-    KEEL_SAVE_TRY(s.check());
+    s.info.push_back({t.plan, t.base, static_cast<u32>(s.links.size()), 0, t.keeps});
+    push_object_block(s, t.base, t.plan->size);
+    if ((t.keeps & detail::kKeepsPreSave) != 0) {
+      detail::discover(s, s.info.back());
+    } else {
+      KEEL_SAVE_TRY(o->pre_save(file));
+      KEEL_SAVE_TRY(s.check());
+    }
   }
   return save_pass(file, s);
 }
@@ -214,28 +280,46 @@ Status read_extras(SaveFile::Impl& s, u64 object_data_end) {
 
 Status create_objects(SaveFile& file, SaveFile::Impl& s, u32 count) {
   s.created.reserve(s.created.size() + count);
+  s.objects.reserve(s.objects.size() + count);
+  s.info.reserve(s.info.size() + count);
+  s.targets.reserve(s.targets.size() + count);
+  const detail::TypePlan* last = nullptr;
   for (u32 i = 0; i < count; ++i) {
     u32 id = 0;
     s.reader.value(id);
-    const detail::TypePlan* plan = s.active->find(id);
+    const detail::TypePlan* plan =
+        last != nullptr && last->save_id == id ? last : s.active->find(id);
     if (plan == nullptr) {
       return s.fail(corrupt(s, fmt::format("object {} has unknown save id {}", i + 1, id)));
     }
+    last = plan;
     std::unique_ptr<SaveObject> object = plan->create();
-    if (!object || object->save_id() != id) {
+    if (!object) {
       return s.fail(Error(ErrorCode::kRefused,
                           fmt::format("the factory for save id {} made no such object", id)));
     }
     SaveObject* raw = object.get();
+    const std::type_info* type = &typeid(*raw);
+    // Exactly the class the plan was measured on (the factory's usual object): its save id,
+    // address and hooks are known.
+    const bool exact = type == plan->type;
+    if (!exact && raw->save_id() != id) {
+      return s.fail(Error(ErrorCode::kRefused,
+                          fmt::format("the factory for save id {} made no such object", id)));
+    }
     s.created.push_back(std::move(object));
     s.objects.push_back(raw);
     s.current = i + 1;
-    std::byte* base = complete_address(*raw);
-    s.info.push_back({plan, base, 0, 0});
-    s.targets.push_back({raw, &typeid(*raw)});
-    declare_object_block(file, s, base, plan->size);
-    KEEL_SAVE_TRY(raw->pre_load(file));
-    KEEL_SAVE_TRY(s.check());
+    std::byte* base =
+        exact ? reinterpret_cast<std::byte*>(raw) - plan->object_at : complete_address(*raw);
+    const u8 keeps = exact ? plan->keeps : 0;
+    s.info.push_back({plan, base, 0, 0, keeps});
+    s.targets.push_back({raw, type});
+    push_object_block(s, base, plan->size);
+    if ((keeps & detail::kKeepsPreLoad) == 0) {
+      KEEL_SAVE_TRY(raw->pre_load(file));
+      KEEL_SAVE_TRY(s.check());
+    }
   }
   return {};
 }
@@ -279,8 +363,13 @@ Status load_set(SaveFile& file, SaveFile::Impl& s) {
     if (s.extra_next < s.extra_data.size() && s.extra_data[s.extra_next].index == i + 1) {
       s.extra_reader = detail::Reader(s.extra_data[s.extra_next++].data);
     }
-    KEEL_SAVE_TRY(s.objects[i]->load(file));
-    KEEL_SAVE_TRY(s.check());
+    const auto& info = s.info[i];
+    if ((info.keeps & detail::kKeepsLoad) != 0) {
+      KEEL_SAVE_TRY(detail::read_object(s, *info.plan, info.base));
+    } else {
+      KEEL_SAVE_TRY(s.objects[i]->load(file));
+      KEEL_SAVE_TRY(s.check());
+    }
     if (s.extra_reader.remaining() != 0) {
       return s.fail(
           Error(ErrorCode::kCorrupt,
@@ -308,6 +397,31 @@ Status load_set(SaveFile& file, SaveFile::Impl& s) {
 
 const Sorted* detail::find_block_for(SaveFile::Impl& s, uintptr_t p) { return find_block(s, p); }
 
+namespace {
+std::atomic<bool> g_stamping{false};  // a save session owns stamping
+std::atomic<u32> g_next_stamp{1};     // never reused; 0 = "no stamp"
+}  // namespace
+
+u32 detail::next_stamp() {
+  u32 stamp = g_next_stamp.load(std::memory_order_relaxed);
+  while (stamp != UINT32_MAX &&
+         !g_next_stamp.compare_exchange_weak(stamp, stamp + 1, std::memory_order_relaxed)) {
+  }
+  return stamp == UINT32_MAX ? 0 : stamp;
+}
+
+u32 detail::claim_stamp() {
+  bool expected = false;
+  if (!g_stamping.compare_exchange_strong(expected, true, std::memory_order_acquire)) return 0;
+  const u32 stamp = next_stamp();
+  if (stamp == 0) g_stamping.store(false, std::memory_order_release);
+  return stamp;
+}
+
+void detail::release_stamps(SaveFile::Impl& s) {
+  if (std::exchange(s.stamp, 0) != 0) g_stamping.store(false, std::memory_order_release);
+}
+
 Status SaveFile::process_objects() {
   Impl& s = *impl_;
   KEEL_SAVE_TRY(s.check());
@@ -334,6 +448,11 @@ Status SaveFile::process_objects() {
     auto& hint = s.active->last_save;
     hint.objects.store(s.objects.size(), std::memory_order_relaxed);
     hint.links.store(s.links.size(), std::memory_order_relaxed);
+  }
+  if (s.stamp != 0) {
+    // The next set of this session must not take this set's objects for its own.
+    s.stamp = detail::next_stamp();
+    if (s.stamp == 0) g_stamping.store(false, std::memory_order_release);
   }
   s.blocks.clear();
   s.object_block.clear();

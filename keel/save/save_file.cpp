@@ -31,7 +31,10 @@ SaveFile::SaveFile(const SaveSystem& system) : impl_(std::make_unique<Impl>()) {
 }
 
 SaveFile::~SaveFile() {
-  if (impl_ != nullptr) detail::give_buffers(*impl_);
+  if (impl_ != nullptr) {
+    detail::release_stamps(*impl_);
+    detail::give_buffers(*impl_);
+  }
 }
 
 void detail::delete_buffers(SessionBuffers* buffers) { delete buffers; }
@@ -88,11 +91,13 @@ Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions optio
     return s.fail(usage("begin_save() while a session is open; call end() first"));
   }
   const SaveSystem* system = s.system;
+  detail::release_stamps(s);
   detail::give_buffers(s);
   *impl_ = Impl{};
   s.system = system;
   s.active = &system->impl();
   detail::take_buffers(s, true);
+  s.stamp = detail::claim_stamp();
   s.mode = Mode::kSaving;
   s.path = path;
   s.options = options;
@@ -100,7 +105,7 @@ Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions optio
   const auto objects = static_cast<usize>(hint.objects.load(std::memory_order_relaxed));
   s.objects.reserve(objects);
   s.info.reserve(objects);
-  s.object_index.reserve(objects);
+  if (s.stamp == 0) s.object_index.reserve(objects);  // the address hash is the fallback
   s.blocks.reserve(objects);  // each object's own block, plus the caller's few
   s.object_block.reserve(objects);
   s.links.reserve(static_cast<usize>(hint.links.load(std::memory_order_relaxed)));
@@ -136,6 +141,7 @@ Status SaveFile::begin_load_bytes(ByteSpan file, LoadLimits limits) {
     return s.fail(usage("begin_load() while a session is open; call end() first"));
   }
   const SaveSystem* system = s.system;
+  detail::release_stamps(s);
   detail::give_buffers(s);
   *impl_ = Impl{};
   s.system = system;
@@ -176,6 +182,7 @@ Status SaveFile::end(Status result) {
     return s.fail(usage("end() without begin_save()/begin_load()"));
   }
   const Mode mode = s.mode;
+  detail::release_stamps(s);
   if (mode == Mode::kSaving && result && !s.error) {
     s.active->last_save.body.store(s.body.size(), std::memory_order_relaxed);
   }
@@ -338,10 +345,7 @@ u32 SaveFile::declare_object(SaveObject* object) {
     s.fail(usage("declare_object(nullptr)"));
     return 0;
   }
-  auto [index, added] =
-      s.object_index.insert(detail::object_key(object), static_cast<u32>(s.objects.size() + 1));
-  if (added) s.objects.push_back(object);
-  return *index;
+  return detail::add_object(s, object);
 }
 
 std::vector<std::unique_ptr<SaveObject>> SaveFile::take_objects() {

@@ -9,6 +9,9 @@
 namespace keel::save {
 
 class SaveFile;
+namespace detail {
+struct StampAccess;
+}
 
 class SaveObject {
  public:
@@ -28,8 +31,17 @@ class SaveObject {
 
  protected:
   SaveObject() = default;
-  SaveObject(const SaveObject&) = default;
-  SaveObject& operator=(const SaveObject&) = default;
+  // A copy is another object: no save has found it yet (the stamp is not copied).
+  SaveObject(const SaveObject&) noexcept {}
+  SaveObject& operator=(const SaveObject&) noexcept { return *this; }
+
+ private:
+  friend struct detail::StampAccess;
+  // Written by the save set that found this object (one session in the process at a time; see
+  // SaveFile): the set's stamp and the object's 1-based index in it. A stamp other than the
+  // running set's means "not found yet", so nothing is cleared between saves.
+  u32 save_stamp_ = 0;
+  u32 save_index_ = 0;
 };
 
 }  // namespace keel::save

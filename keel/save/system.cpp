@@ -147,6 +147,13 @@ void build_from_instance(void* context, const Instance& instance) {
           static_cast<const std::byte*>(instance.address), plan, problems, 0);
   for (const Op& op : plan.ops) {
     plan.max_bytes += op.kind == OpKind::kPointer ? 8 : op.kind == OpKind::kObject ? 4 : op.length;
+    if (op.kind == OpKind::kObject) plan.links.push_back(op);
+  }
+  if (instance.object != nullptr) {
+    plan.type = &typeid(*instance.object);
+    plan.object_at = reinterpret_cast<const std::byte*>(instance.object) -
+                     static_cast<const std::byte*>(instance.address);
+    if (info.type != nullptr && *info.type == *plan.type) plan.keeps = info.default_hooks;
   }
   ctx.impl->by_id.insert(plan.save_id * 0x9E3779B1u, static_cast<u32>(ctx.impl->plans.size()));
   ctx.impl->plans.push_back(std::move(plan));

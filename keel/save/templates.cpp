@@ -41,6 +41,15 @@ static SaveFile::Impl::ObjectInfo* current_info(SaveFile::Impl& s, const SaveObj
   return &s.info[s.current - 1];
 }
 
+void detail::discover(SaveFile::Impl& s, SaveFile::Impl::ObjectInfo& info) {
+  for (const detail::Op& op : info.plan->links) {
+    SaveObject* target = op.record->get_object(info.base + op.offset);
+    if (target == nullptr) continue;
+    s.links.push_back({target, add_object(s, target)});
+  }
+  info.links_count = static_cast<u32>(s.links.size() - info.links_begin);
+}
+
 Status SaveFile::pre_save_template(SaveObject& object) {
   Impl& s = *impl_;
   Impl::ObjectInfo* info = current_info(s, object, Phase::kPreSave);
@@ -48,26 +57,22 @@ Status SaveFile::pre_save_template(SaveObject& object) {
     auto plan = plan_for(s, object, Phase::kPreSave, "pre_save_template");
     if (!plan) return Unexpected(plan.error());
     std::byte* base = template_complete_address(object);
-    for (const detail::Op& op : (*plan)->ops) {
-      if (op.kind != OpKind::kObject) continue;
+    for (const detail::Op& op : (*plan)->links) {
       SaveObject* target = op.record->get_object(base + op.offset);
       if (target != nullptr) declare_object(target);
     }
     return s.check();
   }
   // Remembers each target's index for the save pass (the first call for this object only).
-  const bool remember = info->links_count == 0 && info->links_begin == s.links.size();
-  for (const detail::Op& op : info->plan->ops) {
-    if (op.kind != OpKind::kObject) continue;
-    SaveObject* target = op.record->get_object(info->base + op.offset);
-    if (target == nullptr) continue;
-    auto [index, added] =
-        s.object_index.insert(detail::object_key(target), static_cast<u32>(s.objects.size() + 1));
-    if (added) s.objects.push_back(target);
-    if (remember) s.links.push_back({target, *index});
+  if (info->links_count == 0 && info->links_begin == s.links.size()) {
+    // (`info` stays valid: entries are added only by save_set, between hooks.)
+    detail::discover(s, *info);
+    return {};
   }
-  // (`info` stays valid: entries are added only by save_set, between hooks.)
-  if (remember) info->links_count = static_cast<u32>(s.links.size() - info->links_begin);
+  for (const detail::Op& op : info->plan->links) {
+    SaveObject* target = op.record->get_object(info->base + op.offset);
+    if (target != nullptr) detail::add_object(s, target);
+  }
   return {};
 }
 
@@ -78,10 +83,12 @@ void put32(std::byte*& out, u32 v) {
   out += 4;
 }
 
+}  // namespace
+
 // Writes one object's stream through its plan into `out` (room for plan.max_bytes). `info`
 // gives the links remembered in pre-save (null: every target is looked up).
-Status write_object(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byte* base,
-                    const SaveFile::Impl::ObjectInfo* info, std::byte*& out) {
+Status detail::write_object(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byte* base,
+                            const SaveFile::Impl::ObjectInfo* info, std::byte*& out) {
   u32 link = 0;
   for (const detail::Op& op : plan.ops) {
     const std::byte* slot = base + op.offset;
@@ -119,14 +126,13 @@ Status write_object(SaveFile::Impl& s, const detail::TypePlan& plan, const std::
           if (remembered != nullptr && remembered->target == target) {
             index = remembered->index;
           } else {
-            const u32* found = s.object_index.find(detail::object_key(target));
-            if (found == nullptr) {
+            index = detail::index_of(s, target);
+            if (index == 0) {
               return s.fail(Error(ErrorCode::kInvalidArgument,
                                   fmt::format("object {} ({}): '{}' points to an object that was "
                                               "not declared (did pre_save skip its parent?)",
                                               s.current, plan.name, op.record->name)));
             }
-            index = *found;
           }
         }
         put32(out, index);
@@ -140,8 +146,6 @@ Status write_object(SaveFile::Impl& s, const detail::TypePlan& plan, const std::
   }
   return {};
 }
-
-}  // namespace
 
 Status SaveFile::save_template(SaveObject& object) {
   Impl& s = *impl_;
@@ -157,12 +161,13 @@ Status SaveFile::save_template(SaveObject& object) {
     plan = *found;
     base = template_complete_address(object);
   }
-  const usize at = s.body.size();
-  s.body.resize(at + plan->max_bytes);
-  std::byte* out = s.body.data() + at;
-  Status st = write_object(s, *plan, base, info, out);
-  s.body.resize(st ? static_cast<usize>(out - s.body.data()) : at);
-  return st;
+  // The save pass sized the body for every object of the set; another object's template
+  // written from a hook may need more.
+  if (s.body.size() < s.out + plan->max_bytes) s.body.resize(s.out + plan->max_bytes);
+  std::byte* out = s.body.data() + s.out;
+  KEEL_SAVE_TRY(detail::write_object(s, *plan, base, info, out));
+  s.out = static_cast<usize>(out - s.body.data());
+  return {};
 }
 
 namespace {
@@ -212,14 +217,18 @@ Status SaveFile::load_template(SaveObject& object) {
     plan = *found;
     base = template_complete_address(object);
   }
+  return detail::read_object(s, *plan, base);
+}
+
+Status detail::read_object(SaveFile::Impl& s, const TypePlan& plan, std::byte* base) {
   detail::Reader& r = s.reader;
   auto bad = [&](const detail::Op& op, std::string_view why) {
     return s.fail(Error(ErrorCode::kCorrupt,
                         fmt::format("save data corrupt at body byte {}: object {} ({}) member "
                                     "'{}': {}",
-                                    r.pos(), s.current, plan->name, op.record->name, why)));
+                                    r.pos(), s.current, plan.name, op.record->name, why)));
   };
-  for (const detail::Op& op : plan->ops) {
+  for (const detail::Op& op : plan.ops) {
     std::byte* slot = base + op.offset;
     switch (op.kind) {
       case OpKind::kPassive:

@@ -60,6 +60,7 @@ struct SaveFile::Impl {
     std::byte* base;
     u32 links_begin;
     u32 links_count;
+    u8 keeps;  // the default hooks it runs inline (plan->keeps when it is exactly plan->type)
   };
   // Loading: each object with its dynamic type, side by side (one cache line per link).
   struct Target {
@@ -81,7 +82,18 @@ struct SaveFile::Impl {
   };
   std::vector<ObjectInfo> info;
   std::vector<Link> links;
-  PrehashedMap<u64, u32> object_index;  // object address (mixed) -> 1-based index
+  // "Seen?" and "index of": saving with `stamp` != 0 (this session owns stamping, see
+  // claim_stamp()) reads the stamp and index the set wrote into the object; otherwise (another
+  // save session is open) `object_index` maps the object's address (mixed) to its 1-based index.
+  u32 stamp = 0;
+  PrehashedMap<u64, u32> object_index;
+  // Dynamic type -> plan of the objects seen so far (direct-mapped; only exact registered types).
+  struct TypeSlot {
+    const std::type_info* type = nullptr;
+    const detail::TypePlan* plan = nullptr;
+  };
+  std::array<TypeSlot, 16> type_cache{};
+  usize out = 0;  // saving: where the save pass writes the next object in `body`
   // Saving.
   usize open_data_at = 0;  // offset of the open client-data section's length; 0 = none
   // Block lookup: the blocks declared by the caller and objects' hooks (`sorted`), and the
@@ -125,6 +137,24 @@ struct SaveFile::Impl {
 
 namespace detail {
 
+struct StampAccess {
+  static u32 stamp(const SaveObject& o) { return o.save_stamp_; }
+  static u32 index(const SaveObject& o) { return o.save_index_; }
+  static void set(SaveObject& o, u32 stamp, u32 index) {
+    o.save_stamp_ = stamp;
+    o.save_index_ = index;
+  }
+};
+
+// Stamping is owned by one save session in the process at a time (the others use the address
+// hash): claim_stamp() returns a fresh stamp for the claiming session's set, or 0 when another
+// session owns stamping (or the 2^32 stamps are used up: never reused, so an object's old stamp
+// can never be mistaken for the running set's). next_stamp() gives the owner's next set a fresh
+// one; release_stamps() gives the ownership back (end(), the next begin, the destructor).
+u32 claim_stamp();
+u32 next_stamp();
+void release_stamps(SaveFile::Impl& s);
+
 // Pointers are unique, and multiplying by an odd constant keeps them so: a pre-hashed key.
 inline u64 object_key(const void* p) {
   return static_cast<u64>(reinterpret_cast<uintptr_t>(p)) * 0x9E3779B97F4A7C15ull;
@@ -149,6 +179,36 @@ void take_buffers(SaveFile::Impl& s, bool body);
 void give_buffers(SaveFile::Impl& s);
 
 const SaveFile::Impl::Sorted* find_block_for(SaveFile::Impl& s, uintptr_t p);
+
+// The 1-based index of `o` in the set being saved, adding it at the end if it is new.
+inline u32 add_object(SaveFile::Impl& s, SaveObject* o) {
+  const auto next = static_cast<u32>(s.objects.size() + 1);
+  if (s.stamp != 0) {
+    if (StampAccess::stamp(*o) == s.stamp) return StampAccess::index(*o);
+    StampAccess::set(*o, s.stamp, next);
+    s.objects.push_back(o);
+    return next;
+  }
+  auto [index, added] = s.object_index.insert(object_key(o), next);
+  if (added) s.objects.push_back(o);
+  return *index;
+}
+
+// The 1-based index of `o` in the set being saved; 0 if it was not declared or found.
+inline u32 index_of(const SaveFile::Impl& s, const SaveObject* o) {
+  if (s.stamp != 0) return StampAccess::stamp(*o) == s.stamp ? StampAccess::index(*o) : 0;
+  const u32* found = s.object_index.find(object_key(o));
+  return found == nullptr ? 0 : *found;
+}
+
+// Saving: records every target of the object's KEEL_SAVEPOBJ members (adding new ones to the set)
+// and remembers their indices for the save pass (info.links_*).
+void discover(SaveFile::Impl& s, SaveFile::Impl::ObjectInfo& info);
+// The template passes' stream code: writes one object through its plan (room for
+// plan.max_bytes at `out`), reads one back.
+Status write_object(SaveFile::Impl& s, const TypePlan& plan, const std::byte* base,
+                    const SaveFile::Impl::ObjectInfo* info, std::byte*& out);
+Status read_object(SaveFile::Impl& s, const TypePlan& plan, std::byte* base);
 }  // namespace detail
 
 }  // namespace keel::save
