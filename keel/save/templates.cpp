@@ -88,19 +88,25 @@ void put32(std::byte*& out, u32 v) {
 // Writes one object's stream through its plan into `out` (room for plan.max_bytes). `info`
 // gives the links remembered in pre-save (null: every target is looked up).
 Status detail::write_object(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byte* base,
-                            const SaveFile::Impl::ObjectInfo* info, std::byte*& out) {
+                            const SaveFile::Impl::ObjectInfo* info, std::byte*& out,
+                            std::vector<SaveFile::Impl::Fixup>* defer) {
   u32 link = 0;
   for (const detail::Op& op : plan.ops) {
     const std::byte* slot = base + op.offset;
     switch (op.kind) {
       case OpKind::kPassive:
-        std::memcpy(out, slot, op.length);
+        detail::copy_bytes(out, slot, op.length);
         out += op.length;
         break;
       case OpKind::kPointer: {
         const void* target = op.record->get_pointer(slot);
         if (target == nullptr) {
           put32(out, 0);
+          break;
+        }
+        if (defer != nullptr) {
+          defer->push_back({static_cast<usize>(out - s.body.data()), target, &op, s.current});
+          out += 8;
           break;
         }
         const auto p = reinterpret_cast<uintptr_t>(target);
@@ -222,32 +228,50 @@ Status SaveFile::load_template(SaveObject& object) {
 
 Status detail::read_object(SaveFile::Impl& s, const TypePlan& plan, std::byte* base) {
   detail::Reader& r = s.reader;
-  auto bad = [&](const detail::Op& op, std::string_view why) {
+  // A local cursor, and the session's arrays in locals: the stores into the object (through
+  // std::byte) would otherwise make the compiler reload them after every member.
+  const std::byte* const start = r.data().data() + r.pos();
+  const std::byte* const end = start + r.remaining();
+  const std::byte* in = start;
+  const u32 object_count = static_cast<u32>(s.objects.size());
+  const usize block_count = s.blocks.size();
+  const SaveFile::Impl::Block* blocks = s.blocks.data();
+  const auto bad = [&](const detail::Op& op, std::string_view why) {
+    r.skip(static_cast<usize>(in - start));
     return s.fail(Error(ErrorCode::kCorrupt,
                         fmt::format("save data corrupt at body byte {}: object {} ({}) member "
                                     "'{}': {}",
                                     r.pos(), s.current, plan.name, op.record->name, why)));
   };
+  const auto read32 = [&in](u32& v) {
+    std::memcpy(&v, in, 4);
+    in += 4;
+  };
   for (const detail::Op& op : plan.ops) {
     std::byte* slot = base + op.offset;
     switch (op.kind) {
       case OpKind::kPassive:
-        if (!r.bytes(slot, op.length)) return bad(op, "data ends early");
+        if (static_cast<usize>(end - in) < op.length) return bad(op, "data ends early");
+        detail::copy_bytes(slot, in, op.length);
+        in += op.length;
         break;
       case OpKind::kPointer: {
         u32 index = 0;
-        if (!r.value(index)) return bad(op, "data ends early");
+        if (end - in < 4) return bad(op, "data ends early");
+        read32(index);
         if (index == 0) {
           op.record->set_pointer(slot, nullptr);
           break;
         }
         u32 offset = 0;
-        if (!r.value(offset)) return bad(op, "data ends early");
-        if (index > s.blocks.size()) return bad(op, "block index out of range");
-        const auto& block = s.blocks[index - 1];
+        if (end - in < 4) return bad(op, "data ends early");
+        read32(offset);
+        if (index > block_count) return bad(op, "block index out of range");
+        const auto& block = blocks[index - 1];
         if (offset >= block.length) return bad(op, "offset beyond its block");
         auto* target = const_cast<std::byte*>(block.base) + offset;
-        if (reinterpret_cast<uintptr_t>(target) % op.record->target_align != 0) {
+        // Alignments are powers of two.
+        if ((reinterpret_cast<uintptr_t>(target) & (op.record->target_align - 1)) != 0) {
           return bad(op, "pointer is misaligned for its type");
         }
         op.record->set_pointer(slot, target);
@@ -255,18 +279,21 @@ Status detail::read_object(SaveFile::Impl& s, const TypePlan& plan, std::byte* b
       }
       case OpKind::kObject: {
         u32 index = 0;
-        if (!r.value(index)) return bad(op, "data ends early");
-        if (index > s.objects.size()) return bad(op, "object index out of range");
+        if (end - in < 4) return bad(op, "data ends early");
+        read32(index);
+        if (index > object_count) return bad(op, "object index out of range");
         if (!set_target(s, op, slot, index)) {
           return bad(op, "points to an object of the wrong class");
         }
         break;
       }
       case OpKind::kGone:
-        if (!r.skip(op.length)) return bad(op, "data ends early");
+        if (static_cast<usize>(end - in) < op.length) return bad(op, "data ends early");
+        in += op.length;
         break;
     }
   }
+  r.skip(static_cast<usize>(in - start));
   return {};
 }
 

@@ -94,6 +94,15 @@ struct SaveFile::Impl {
   };
   std::array<TypeSlot, 16> type_cache{};
   usize out = 0;  // saving: where the save pass writes the next object in `body`
+  // Saving a set whose objects all keep the default hooks writes each object as it is found
+  // (one visit instead of two); its block pointers wait here until every block is known.
+  struct Fixup {
+    usize at;  // in `body`: 8 bytes for the block index and offset
+    const void* target;
+    const detail::Op* op;
+    u32 object;  // 1-based, for messages
+  };
+  std::vector<Fixup> fixups;
   // Saving.
   usize open_data_at = 0;  // offset of the open client-data section's length; 0 = none
   // Block lookup: the blocks declared by the caller and objects' hooks (`sorted`), and the
@@ -206,8 +215,10 @@ inline u32 index_of(const SaveFile::Impl& s, const SaveObject* o) {
 void discover(SaveFile::Impl& s, SaveFile::Impl::ObjectInfo& info);
 // The template passes' stream code: writes one object through its plan (room for
 // plan.max_bytes at `out`), reads one back.
+// With `defer`, a non-null block pointer is left as 8 bytes to fill and recorded there.
 Status write_object(SaveFile::Impl& s, const TypePlan& plan, const std::byte* base,
-                    const SaveFile::Impl::ObjectInfo* info, std::byte*& out);
+                    const SaveFile::Impl::ObjectInfo* info, std::byte*& out,
+                    std::vector<SaveFile::Impl::Fixup>* defer = nullptr);
 Status read_object(SaveFile::Impl& s, const TypePlan& plan, std::byte* base);
 }  // namespace detail
 
