@@ -328,8 +328,13 @@ Status save_set(SaveFile& file, SaveFile::Impl& s) {
         s.body.resize(std::max(s.out + t.plan->max_bytes, 2 * s.body.size()));
       }
       std::byte* at = s.body.data() + s.out;
-      KEEL_SAVE_TRY(detail::write_object(s, *t.plan, t.base, &s.info.back(), at, &s.fixups));
+      auto& info = s.info.back();
+      KEEL_SAVE_TRY(detail::write_object(s, *t.plan, t.base, &info, at, &s.fixups));
       s.out = static_cast<usize>(at - s.body.data());
+      // Its links are written: forget them (if a later hook ends the early writes, the save
+      // pass finds these targets' indices through their stamps or the hash).
+      s.links.resize(info.links_begin);
+      info.links_count = 0;
     }
   }
   if (fused) return finish_fused(s, header_at, written_at, expected);

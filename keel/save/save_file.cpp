@@ -55,6 +55,7 @@ void detail::take_buffers(SaveFile::Impl& s, bool body) {
   s.object_index = std::move(spare->object_index);
   s.targets = std::move(spare->targets);
   s.created_raw = std::move(spare->created_raw);
+  s.file = std::move(spare->file);
   if (body) s.body = std::move(spare->body);
 }
 
@@ -72,6 +73,7 @@ void detail::give_buffers(SaveFile::Impl& s) {
   spare->targets = std::move(s.targets);
   spare->created_raw = std::move(s.created_raw);
   spare->body = std::move(s.body);
+  spare->file = std::move(s.file);
   spare->objects.clear();
   spare->info.clear();
   spare->links.clear();
@@ -81,6 +83,7 @@ void detail::give_buffers(SaveFile::Impl& s) {
   spare->targets.clear();
   spare->created_raw.clear();
   spare->body.clear();
+  spare->file.clear();
   std::lock_guard lock(owner->spare_mutex);
   owner->spare = std::move(spare);  // the last session's: the next one is most like it
 }
@@ -218,9 +221,10 @@ Status SaveFile::end(Status result) {
   header.compression = s.options.compression;
   header.version = s.active->version;
   header.client = s.header;
-  auto encoded = encode_file(header, s.body, s.options.level);
-  if (!encoded) return s.fail(encoded.error());
-  s.file = std::move(*encoded);
+  if (auto st = encode_file_into(header, s.body, s.options.level, s.file); !st) {
+    s.file.clear();
+    return s.fail(st.error());
+  }
   if (!s.path.empty()) {
     auto st = write_file_atomic(s.path, ByteSpan(s.file));
     if (!st) return s.fail(st.error());

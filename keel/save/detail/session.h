@@ -179,6 +179,7 @@ struct SessionBuffers {
   std::vector<SaveFile::Impl::Target> targets;
   std::vector<SaveObject*> created_raw;
   ByteBuffer body;
+  ByteBuffer file;
 };
 
 // begin_save()/begin_load(): the spare buffers of the session's system (if any) become the
