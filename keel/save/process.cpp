@@ -353,7 +353,8 @@ Status read_extras(SaveFile::Impl& s, u64 object_data_end) {
   while (r.pos() < end) {
     u32 index = 0;
     u32 len = 0;
-    if (!r.value(index) || !r.value(len) || len > end - r.pos() || index <= last ||
+    // (The index and length may themselves run past the table: check before subtracting.)
+    if (!r.value(index) || !r.value(len) || r.pos() > end || len > end - r.pos() || index <= last ||
         index > s.objects.size()) {
       return s.fail(corrupt(s, "custom data table is malformed"));
     }
