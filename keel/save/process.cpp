@@ -163,9 +163,9 @@ Typed type_of(SaveFile::Impl& s, SaveObject& object) {
   return {plan, complete_address(object), 0};
 }
 
-// Discovery reads the stamp of every target: a cache miss when the target lies elsewhere in
+// Discovery reads the mark of every target: a cache miss when the target lies elsewhere in
 // memory. Objects `kAhead` ahead have been prefetched; their targets are prefetched from there
-// (registered types only, through the type cache), so the stamps are in cache when read.
+// (registered types only, through the type cache), so the marks are in cache when read.
 void prefetch_targets(const SaveFile::Impl& s, const SaveObject* object) {
   const std::type_info* type = &typeid(*object);
   const auto& slot = s.type_cache[(reinterpret_cast<uintptr_t>(type) >> 4) % s.type_cache.size()];
@@ -332,7 +332,7 @@ Status save_set(SaveFile& file, SaveFile::Impl& s) {
       KEEL_SAVE_TRY(detail::write_object(s, *t.plan, t.base, &info, at, &s.fixups));
       s.out = static_cast<usize>(at - s.body.data());
       // Its links are written: forget them (if a later hook ends the early writes, the save
-      // pass finds these targets' indices through their stamps or the hash).
+      // pass finds these targets' indices through their marks or the hash).
       s.links.resize(info.links_begin);
       info.links_count = 0;
     }
@@ -520,28 +520,16 @@ Status load_set(SaveFile& file, SaveFile::Impl& s) {
 const Sorted* detail::find_block_for(SaveFile::Impl& s, uintptr_t p) { return find_block(s, p); }
 
 namespace {
-std::atomic<bool> g_stamping{false};  // a save session owns stamping
-std::atomic<u32> g_next_stamp{1};     // never reused; 0 = "no stamp"
+std::atomic<bool> g_marking{false};  // a save session marks objects
 }  // namespace
 
-u32 detail::next_stamp() {
-  u32 stamp = g_next_stamp.load(std::memory_order_relaxed);
-  while (stamp != UINT32_MAX &&
-         !g_next_stamp.compare_exchange_weak(stamp, stamp + 1, std::memory_order_relaxed)) {
-  }
-  return stamp == UINT32_MAX ? 0 : stamp;
-}
-
-u32 detail::claim_stamp() {
+bool detail::claim_marks() {
   bool expected = false;
-  if (!g_stamping.compare_exchange_strong(expected, true, std::memory_order_acquire)) return 0;
-  const u32 stamp = next_stamp();
-  if (stamp == 0) g_stamping.store(false, std::memory_order_release);
-  return stamp;
+  return g_marking.compare_exchange_strong(expected, true, std::memory_order_acquire);
 }
 
-void detail::release_stamps(SaveFile::Impl& s) {
-  if (std::exchange(s.stamp, 0) != 0) g_stamping.store(false, std::memory_order_release);
+void detail::release_marks(SaveFile::Impl& s) {
+  if (std::exchange(s.marks, false)) g_marking.store(false, std::memory_order_release);
 }
 
 Status SaveFile::process_objects() {
@@ -570,11 +558,6 @@ Status SaveFile::process_objects() {
     auto& hint = s.active->last_save;
     hint.objects.store(s.objects.size(), std::memory_order_relaxed);
     hint.links.store(s.links.size(), std::memory_order_relaxed);
-  }
-  if (s.stamp != 0) {
-    // The next set of this session must not take this set's objects for its own.
-    s.stamp = detail::next_stamp();
-    if (s.stamp == 0) g_stamping.store(false, std::memory_order_release);
   }
   s.blocks.clear();
   s.object_block.clear();

@@ -32,7 +32,7 @@ SaveFile::SaveFile(const SaveSystem& system) : impl_(std::make_unique<Impl>()) {
 
 SaveFile::~SaveFile() {
   if (impl_ != nullptr) {
-    detail::release_stamps(*impl_);
+    detail::release_marks(*impl_);
     detail::give_buffers(*impl_);
   }
 }
@@ -94,13 +94,13 @@ Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions optio
     return s.fail(usage("begin_save() while a session is open; call end() first"));
   }
   const SaveSystem* system = s.system;
-  detail::release_stamps(s);
+  detail::release_marks(s);
   detail::give_buffers(s);
   *impl_ = Impl{};
   s.system = system;
   s.active = &system->impl();
   detail::take_buffers(s, true);
-  s.stamp = detail::claim_stamp();
+  s.marks = detail::claim_marks();
   s.mode = Mode::kSaving;
   s.path = path;
   s.options = options;
@@ -108,8 +108,8 @@ Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions optio
   const auto objects = static_cast<usize>(hint.objects.load(std::memory_order_relaxed));
   s.objects.reserve(objects);
   s.info.reserve(objects);
-  if (s.stamp == 0) s.object_index.reserve(objects);  // the address hash is the fallback
-  s.blocks.reserve(objects);  // each object's own block, plus the caller's few
+  if (!s.marks) s.object_index.reserve(objects);  // the address hash is the fallback
+  s.blocks.reserve(objects);                      // each object's own block, plus the caller's few
   s.object_block.reserve(objects);
   s.links.reserve(static_cast<usize>(hint.links.load(std::memory_order_relaxed)));
   s.body.reserve(static_cast<usize>(hint.body.load(std::memory_order_relaxed)));
@@ -144,7 +144,7 @@ Status SaveFile::begin_load_bytes(ByteSpan file, LoadLimits limits) {
     return s.fail(usage("begin_load() while a session is open; call end() first"));
   }
   const SaveSystem* system = s.system;
-  detail::release_stamps(s);
+  detail::release_marks(s);
   detail::give_buffers(s);
   *impl_ = Impl{};
   s.system = system;
@@ -185,7 +185,7 @@ Status SaveFile::end(Status result) {
     return s.fail(usage("end() without begin_save()/begin_load()"));
   }
   const Mode mode = s.mode;
-  detail::release_stamps(s);
+  detail::release_marks(s);
   if (mode == Mode::kSaving && result && !s.error) {
     s.active->last_save.body.store(s.body.size(), std::memory_order_relaxed);
   }

@@ -10,7 +10,7 @@ namespace keel::save {
 
 class SaveFile;
 namespace detail {
-struct StampAccess;
+struct MarkAccess;
 }
 
 class SaveObject {
@@ -31,16 +31,17 @@ class SaveObject {
 
  protected:
   SaveObject() = default;
-  // A copy is another object: no save has found it yet (the stamp is not copied).
+  // A copy is another object: no save has found it yet (the mark is not copied).
   SaveObject(const SaveObject&) noexcept {}
   SaveObject& operator=(const SaveObject&) noexcept { return *this; }
 
  private:
-  friend struct detail::StampAccess;
-  // Written by the save set that found this object (one session in the process at a time; see
-  // SaveFile): the set's stamp and the object's 1-based index in it. A stamp other than the
-  // running set's means "not found yet", so nothing is cleared between saves.
-  u32 save_stamp_ = 0;
+  friend struct detail::MarkAccess;
+  // The save's mark: this object's 1-based index in the set being saved, written by the one
+  // session in the process that marks objects (see SaveFile). It counts only if that set's
+  // object list holds this object at that index, so old marks need no clearing. One u32: in a
+  // class whose first member is 4-byte aligned it sits in the base's tail padding, and the class
+  // is no larger than without it.
   u32 save_index_ = 0;
 };
 

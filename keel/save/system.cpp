@@ -4,6 +4,7 @@
 #include "keel/core/log.h"
 #include "keel/core/utility.h"
 #include "keel/save/detail/plan.h"
+#include "keel/save/detail/session.h"
 #include "keel/save/detail/stream.h"
 
 #include <algorithm>
@@ -86,8 +87,10 @@ void check_holes(const Record* tmpl, const void* object, u32 size, u32 class_ali
   if (as_object != nullptr) {
     const auto at = static_cast<u32>(reinterpret_cast<const std::byte*>(as_object) -
                                      static_cast<const std::byte*>(object));
-    spans.push_back(
-        Span{at, at + static_cast<u32>(sizeof(SaveObject)), alignof(SaveObject), "SaveObject"});
+    // Up to the end of SaveObject's data, not its sizeof: a member placed in its tail padding
+    // is the derived class's and must be in its template.
+    spans.push_back(Span{at, at + detail::MarkAccess::end_of_base(*as_object), alignof(SaveObject),
+                         "SaveObject"});
   }
   for (const Record* r = tmpl + 1; r->type != RecordType::kEndOfTemplate; ++r) {
     if (r->type == RecordType::kClassName || r->type == RecordType::kGone) continue;

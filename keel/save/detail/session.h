@@ -82,10 +82,11 @@ struct SaveFile::Impl {
   };
   std::vector<ObjectInfo> info;
   std::vector<Link> links;
-  // "Seen?" and "index of": saving with `stamp` != 0 (this session owns stamping, see
-  // claim_stamp()) reads the stamp and index the set wrote into the object; otherwise (another
-  // save session is open) `object_index` maps the object's address (mixed) to its 1-based index.
-  u32 stamp = 0;
+  // "Seen?" and "index of": saving with `marks` (this session marks objects, see claim_marks())
+  // reads the index the set wrote into the object and checks it against `objects`; otherwise
+  // (another save session is open) `object_index` maps the object's address (mixed) to its
+  // 1-based index.
+  bool marks = false;
   PrehashedMap<u64, u32> object_index;
   // Dynamic type -> plan of the objects seen so far (direct-mapped; only exact registered types).
   struct TypeSlot {
@@ -146,23 +147,23 @@ struct SaveFile::Impl {
 
 namespace detail {
 
-struct StampAccess {
-  static u32 stamp(const SaveObject& o) { return o.save_stamp_; }
+struct MarkAccess {
   static u32 index(const SaveObject& o) { return o.save_index_; }
-  static void set(SaveObject& o, u32 stamp, u32 index) {
-    o.save_stamp_ = stamp;
-    o.save_index_ = index;
+  // Where SaveObject's own data ends (a derived class's members may start there, in its tail
+  // padding), from the start of the SaveObject.
+  static u32 end_of_base(const SaveObject& o) {
+    return static_cast<u32>(reinterpret_cast<const std::byte*>(&o.save_index_ + 1) -
+                            reinterpret_cast<const std::byte*>(&o));
   }
+  static void set(SaveObject& o, u32 index) { o.save_index_ = index; }
 };
 
-// Stamping is owned by one save session in the process at a time (the others use the address
-// hash): claim_stamp() returns a fresh stamp for the claiming session's set, or 0 when another
-// session owns stamping (or the 2^32 stamps are used up: never reused, so an object's old stamp
-// can never be mistaken for the running set's). next_stamp() gives the owner's next set a fresh
-// one; release_stamps() gives the ownership back (end(), the next begin, the destructor).
-u32 claim_stamp();
-u32 next_stamp();
-void release_stamps(SaveFile::Impl& s);
+// Marking is owned by one save session in the process at a time (claimed by begin_save, given
+// back by end(), the next begin or the destructor: release_marks()); a session that cannot claim
+// it uses the address hash and never reads or writes marks, so two sessions (threads, systems,
+// interleaved saves) neither race nor mistake each other's marks.
+bool claim_marks();
+void release_marks(SaveFile::Impl& s);
 
 // Pointers are unique, and multiplying by an odd constant keeps them so: a pre-hashed key.
 inline u64 object_key(const void* p) {
@@ -190,12 +191,18 @@ void give_buffers(SaveFile::Impl& s);
 
 const SaveFile::Impl::Sorted* find_block_for(SaveFile::Impl& s, uintptr_t p);
 
+// The index `o` is marked with, if the set's object list holds `o` there; else 0.
+inline u32 marked_index(const SaveFile::Impl& s, const SaveObject* o) {
+  const u32 mark = MarkAccess::index(*o);
+  return mark - 1 < s.objects.size() && s.objects[mark - 1] == o ? mark : 0;  // (0 wraps)
+}
+
 // The 1-based index of `o` in the set being saved, adding it at the end if it is new.
 inline u32 add_object(SaveFile::Impl& s, SaveObject* o) {
   const auto next = static_cast<u32>(s.objects.size() + 1);
-  if (s.stamp != 0) {
-    if (StampAccess::stamp(*o) == s.stamp) return StampAccess::index(*o);
-    StampAccess::set(*o, s.stamp, next);
+  if (s.marks) {
+    if (const u32 found = marked_index(s, o); found != 0) return found;
+    MarkAccess::set(*o, next);
     s.objects.push_back(o);
     return next;
   }
@@ -206,7 +213,7 @@ inline u32 add_object(SaveFile::Impl& s, SaveObject* o) {
 
 // The 1-based index of `o` in the set being saved; 0 if it was not declared or found.
 inline u32 index_of(const SaveFile::Impl& s, const SaveObject* o) {
-  if (s.stamp != 0) return StampAccess::stamp(*o) == s.stamp ? StampAccess::index(*o) : 0;
+  if (s.marks) return marked_index(s, o);
   const u32* found = s.object_index.find(object_key(o));
   return found == nullptr ? 0 : *found;
 }

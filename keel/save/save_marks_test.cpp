@@ -1,4 +1,4 @@
-// Discovery through the stamp and index each SaveObject carries, the inline default hooks and the
+// Discovery through the mark (an index) each SaveObject carries, the inline default hooks and the
 // one-visit save of hook-less sets: results must be those of the address hash and the book's two
 // passes (saves of the same objects again, by two sessions at once, several sets, copies, hooks
 // that change objects found earlier, block pointers resolved after discovery).
@@ -86,7 +86,7 @@ Cell& cell(const std::vector<std::unique_ptr<SaveObject>>& objects, usize i) {
   return dynamic_cast<Cell&>(*objects.at(i));
 }
 
-TEST(SaveStamps, SavingTheSameObjectsAgainFindsThemAgain) {
+TEST(SaveMarks, SavingTheSameObjectsAgainFindsThemAgain) {
   Cell a, b, c;
   a.value = 1;
   b.value = 2;
@@ -96,7 +96,7 @@ TEST(SaveStamps, SavingTheSameObjectsAgainFindsThemAgain) {
   c.other = &a;  // a cycle
   const ByteBuffer first = save_roots(cells(), {&a});
   const ByteBuffer second = save_roots(cells(), {&a});
-  EXPECT_EQ(first, second);  // the first save's stamps do not make them "seen" in the second
+  EXPECT_EQ(first, second);  // the first save's marks do not make them "seen" in the second
   // A root that was a target last time, and a changed graph.
   b.other = &b;
   const auto loaded = load(cells(), save_roots(cells(), {&c}));
@@ -108,7 +108,7 @@ TEST(SaveStamps, SavingTheSameObjectsAgainFindsThemAgain) {
   EXPECT_EQ(cell(loaded, 0).other, &cell(loaded, 1));
 }
 
-TEST(SaveStamps, ACopyOfAFoundObjectIsAnotherObject) {
+TEST(SaveMarks, ACopyOfAFoundObjectIsAnotherObject) {
   SaveFile f(cells());
   ASSERT_TRUE(f.begin_save({}, {Compression::kNone}));
   Cell a;
@@ -121,7 +121,7 @@ TEST(SaveStamps, ACopyOfAFoundObjectIsAnotherObject) {
   EXPECT_TRUE(f.end(f.process_objects()));
 }
 
-TEST(SaveStamps, EachSetOfASessionFindsItsObjectsAgain) {
+TEST(SaveMarks, EachSetOfASessionFindsItsObjectsAgain) {
   Cell a, b;
   a.value = 10;
   b.value = 20;
@@ -146,7 +146,7 @@ TEST(SaveStamps, EachSetOfASessionFindsItsObjectsAgain) {
   EXPECT_EQ(cell(loaded, 2).next, nullptr);
 }
 
-TEST(SaveStamps, TwoSessionsOpenAtOnceOnTheSameObjects) {
+TEST(SaveMarks, TwoSessionsOpenAtOnceOnTheSameObjects) {
   // Different systems (two games' worth of types), saving the same objects interleaved: one
   // session marks the objects, the other looks them up by address; both get the whole graph.
   static const SaveSystem only_cells({type<Cell>()});
@@ -195,7 +195,7 @@ TEST(SaveStamps, TwoSessionsOpenAtOnceOnTheSameObjects) {
   EXPECT_EQ(load(cells(), save_roots(cells(), {&b})).size(), 3u);
 }
 
-TEST(SaveStamps, ObjectCountChangesBetweenSaves) {
+TEST(SaveMarks, ObjectCountChangesBetweenSaves) {
   // The data of a hook-less set is written behind room for the last save's object count.
   Cell cs[6];
   for (u32 i = 0; i < 6; ++i) {
@@ -214,7 +214,7 @@ TEST(SaveStamps, ObjectCountChangesBetweenSaves) {
   }
 }
 
-TEST(SaveStamps, AHookChangingAnObjectFoundEarlierIsSaved) {
+TEST(SaveMarks, AHookChangingAnObjectFoundEarlierIsSaved) {
   Cell first, second;
   first.value = 1;
   second.value = 2;
@@ -236,7 +236,7 @@ TEST(SaveStamps, AHookChangingAnObjectFoundEarlierIsSaved) {
   EXPECT_EQ(dynamic_cast<Meddler&>(*loaded[1]).victim, &cell(loaded, 0));
 }
 
-TEST(SaveStamps, BlockPointerIntoAnObjectFoundLater) {
+TEST(SaveMarks, BlockPointerIntoAnObjectFoundLater) {
   Cell a, b, c;
   a.value = 1;
   b.value = 2;
@@ -253,7 +253,7 @@ TEST(SaveStamps, BlockPointerIntoAnObjectFoundLater) {
   EXPECT_EQ(cell(loaded, 1).watched, &g_level[3]);
 }
 
-TEST(SaveStamps, BlockPointerIntoAnObjectInsideADeclaredBlock) {
+TEST(SaveMarks, BlockPointerIntoAnObjectInsideADeclaredBlock) {
   // Cells placed in an arena the game declares as a block: a pointer to a cell's member belongs
   // to the innermost block, the cell's own, and follows the loaded cell.
   alignas(Cell) std::byte arena[2 * sizeof(Cell)];
@@ -283,7 +283,7 @@ TEST(SaveStamps, BlockPointerIntoAnObjectInsideADeclaredBlock) {
   a->~Cell();
 }
 
-TEST(SaveStamps, APointerIntoNoBlockNamesItsObject) {
+TEST(SaveMarks, APointerIntoNoBlockNamesItsObject) {
   Cell a, b;
   u32 stray = 0;
   a.next = &b;
@@ -300,7 +300,7 @@ TEST(SaveStamps, APointerIntoNoBlockNamesItsObject) {
   EXPECT_FALSE(f.end(st));
 }
 
-TEST(SaveStamps, ADerivedClassWithoutItsOwnIdRunsItsHooks) {
+TEST(SaveMarks, ADerivedClassWithoutItsOwnIdRunsItsHooks) {
   LoudCell loud;
   loud.value = 4;
   Cell a;
@@ -313,6 +313,32 @@ TEST(SaveStamps, ADerivedClassWithoutItsOwnIdRunsItsHooks) {
   ASSERT_EQ(loaded.size(), 2u);
   EXPECT_EQ(cell(loaded, 1).value, 4u);
   EXPECT_EQ(cell(loaded, 1).next, &cell(loaded, 0));
+}
+
+// A u32 first member sits in SaveObject's tail padding (right after the save's mark): leaving it
+// out of the template is still a hole, and a class using that room is no larger than a class
+// without the mark would be.
+class Sneaky : public SaveObject {
+  KEEL_SAVABLE(Sneaky, 62)
+  u32 forgotten = 0;  // at 12, in SaveObject's tail padding
+  u32 counted = 0;
+  u64 big = 0;
+};
+KEEL_SAVE_TEMPLATE(Sneaky) = {KEEL_SAVEDEF(Sneaky), KEEL_SAVEDATA(Sneaky, counted),
+                              KEEL_SAVEDATA(Sneaky, big), KEEL_SAVEEND()};
+class Tucked : public SaveObject {
+  KEEL_SAVABLE(Tucked, 63)
+  u32 first = 0;
+};
+KEEL_SAVE_TEMPLATE(Tucked) = {KEEL_SAVEDEF(Tucked), KEEL_SAVEDATA(Tucked, first), KEEL_SAVEEND()};
+
+TEST(SaveMarks, MembersInTheBasesTailPaddingAreCheckedForHoles) {
+  SaveSystem tucked({type<Tucked>()}, {.log_problems = false});
+  EXPECT_TRUE(tucked.problems().empty()) << tucked.problems().at(0);
+  EXPECT_EQ(sizeof(Tucked), 2 * sizeof(void*));  // vptr, mark, first: as without the mark
+  SaveSystem sneaky({type<Sneaky>()}, {.log_problems = false});
+  ASSERT_EQ(sneaky.problems().size(), 1u);
+  EXPECT_EQ(sneaky.problems()[0], "Missing 4 bytes in class Sneaky after SaveObject");
 }
 
 }  // namespace
