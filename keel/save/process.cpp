@@ -367,9 +367,6 @@ Status read_extras(SaveFile::Impl& s, u64 object_data_end) {
 
 Status create_objects(SaveFile& file, SaveFile::Impl& s, u32 count) {
   s.created.reserve(s.created.size() + count);
-  s.objects.reserve(s.objects.size() + count);
-  s.info.reserve(s.info.size() + count);
-  s.targets.reserve(s.targets.size() + count);
   // Save id -> plan, direct-mapped (a set mixes a few classes).
   std::array<const detail::TypePlan*, 16> by_id{};
   for (u32 i = 0; i < count; ++i) {
