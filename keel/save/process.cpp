@@ -26,10 +26,12 @@ std::byte* complete_address(SaveObject& object) {
 // The blocks' order and sizes, as the loader must declare them again. An object's own block is
 // left out: its size is its class's (in the versioned schema) and its place in the order is
 // fixed by the other blocks' indices, so hashing 100,000 objects' blocks would add nothing.
-u32 block_hash(const SaveFile::Impl& s) {
+// `with_objects`: the hash of saves written before this rule (every block), still accepted on
+// load, so a save whose classes kept their sizes loads as before.
+u32 block_hash(const SaveFile::Impl& s, bool with_objects = false) {
   u64 h = 0x5AFEB10C;
   for (usize i = 0; i < s.blocks.size(); ++i) {
-    if (s.object_block[i] != 0) continue;
+    if (s.object_block[i] != 0 && !with_objects) continue;
     const u64 pair[2] = {i + 1, s.blocks[i].length};
     h = hash64(pair, sizeof pair, h);
   }
@@ -460,7 +462,7 @@ Status load_set(SaveFile& file, SaveFile::Impl& s) {
   if (!s.reader.value(hash) || !s.reader.value(data_size) || data_size > s.reader.remaining()) {
     return s.fail(corrupt(s, "object set header is cut"));
   }
-  if (hash != block_hash(s)) {
+  if (hash != block_hash(s) && hash != block_hash(s, true)) {
     return s.fail(Error(ErrorCode::kCorrupt,
                         fmt::format("memory blocks differ from the save's ({} declared now): "
                                     "declare the same blocks, in the same order and sizes",

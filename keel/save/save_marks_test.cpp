@@ -2,11 +2,14 @@
 // one-visit save of hook-less sets: results must be those of the address hash and the book's two
 // passes (saves of the same objects again, by two sessions at once, several sets, copies, hooks
 // that change objects found earlier, block pointers resolved after discovery).
+#include "keel/core/hash.h"
+#include "keel/save/format.h"
 #include "keel/save/save_file.h"
 #include "keel/save/system.h"
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <new>
 
 namespace keel::save {
@@ -313,6 +316,57 @@ TEST(SaveMarks, ADerivedClassWithoutItsOwnIdRunsItsHooks) {
   ASSERT_EQ(loaded.size(), 2u);
   EXPECT_EQ(cell(loaded, 1).value, 4u);
   EXPECT_EQ(cell(loaded, 1).next, &cell(loaded, 0));
+}
+
+TEST(SaveMarks, SavesWhoseBlockHashCountsEveryObjectStillLoad) {
+  // Saves written before objects' own blocks left the block hash: the same stream with the
+  // hash of every block (the caller's level, then one block per object, in order).
+  Cell a, b;
+  a.value = 1;
+  b.value = 2;
+  a.next = &b;
+  b.watched = &g_level[2];
+  SaveFile out(cells());
+  ASSERT_TRUE(out.begin_save({}, {Compression::kNone}));
+  out.declare_block(g_level, sizeof g_level);
+  out.declare_object(&a);
+  ASSERT_TRUE(out.end(out.process_objects()));
+  ByteBuffer body(out.body().begin(), out.body().end());
+  u32 schema_size = 0;
+  std::memcpy(&schema_size, body.data(), 4);
+  const usize hash_at = 4 + schema_size + 1 + 4 + 2 * 4;  // schema, 'S', count, two ids
+  u64 h = 0x5AFEB10C;
+  const u64 lengths[3] = {sizeof g_level, sizeof(Cell), sizeof(Cell)};
+  for (u64 i = 0; i < 3; ++i) {
+    const u64 pair[2] = {i + 1, lengths[i]};
+    h = hash64(pair, sizeof pair, h);
+  }
+  const auto old_hash = static_cast<u32>(h ^ (h >> 32));
+  u32 new_hash = 0;
+  std::memcpy(&new_hash, body.data() + hash_at, 4);
+  ASSERT_NE(old_hash, new_hash);
+  std::memcpy(body.data() + hash_at, &old_hash, 4);
+  FileHeader header;
+  header.compression = Compression::kNone;
+  header.version = cells().version();
+  auto file = encode_file(header, body);
+  ASSERT_TRUE(file);
+  const auto loaded = load(cells(), *file);
+  ASSERT_EQ(loaded.size(), 2u);
+  EXPECT_EQ(cell(loaded, 0).next, &cell(loaded, 1));
+  EXPECT_EQ(cell(loaded, 1).watched, &g_level[2]);
+  // Any other hash is still a different set of blocks.
+  const u32 wrong = old_hash ^ 1;
+  std::memcpy(body.data() + hash_at, &wrong, 4);
+  auto bad = encode_file(header, body);
+  ASSERT_TRUE(bad);
+  SaveFile in(cells());
+  Status st = in.begin_load_bytes(*bad);
+  in.declare_block(g_level, sizeof g_level);
+  if (st) st = in.process_objects();
+  st = in.end(st);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message().find("memory blocks differ"), std::string::npos);
 }
 
 // A u32 first member sits in SaveObject's tail padding (right after the save's mark): leaving it
