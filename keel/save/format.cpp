@@ -67,6 +67,12 @@ std::string layout_name(u8 endian, u8 pointer_bytes) {
 }  // namespace
 
 Result<ByteBuffer> encode_file(const FileHeader& header, ByteSpan body, int level) {
+  ByteBuffer out;
+  if (auto st = encode_file_into(header, body, level, out); !st) return Unexpected(st.error());
+  return out;
+}
+
+Status encode_file_into(const FileHeader& header, ByteSpan body, int level, ByteBuffer& out) {
   ByteBuffer stored_holder;
   ByteSpan stored = body;
   if (header.compression == Compression::kZstd) {
@@ -81,7 +87,7 @@ Result<ByteBuffer> encode_file(const FileHeader& header, ByteSpan body, int leve
                 client.size());
   }
   const u64 chunks = chunk_count(stored.size());
-  ByteBuffer out;
+  out.clear();
   out.reserve(kFixedHeaderSize + client.size() + chunks * 8 + stored.size());
   detail::Writer w(out);
   w.bytes(kMagic, sizeof kMagic);
@@ -102,7 +108,7 @@ Result<ByteBuffer> encode_file(const FileHeader& header, ByteSpan body, int leve
     w.u64v(hash64(stored.data() + at, n, i));
   }
   w.bytes(stored.data(), stored.size());
-  return out;
+  return {};
 }
 
 Result<FileHeader> decode_header(ByteSpan prefix, u64 file_size) {

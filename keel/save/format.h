@@ -54,6 +54,8 @@ struct DecodedFile {
 };
 
 Result<ByteBuffer> encode_file(const FileHeader& header, ByteSpan body, int level = 0);
+// The same into `out` (replaced; its capacity is reused: a session keeps its file buffer).
+Status encode_file_into(const FileHeader& header, ByteSpan body, int level, ByteBuffer& out);
 Result<DecodedFile> decode_file(ByteSpan file, const LoadLimits& limits = {});
 // Parses and verifies only the header (needs the first bytes of the file, at least
 // kFixedHeaderSize plus the client header). Refuses another machine's layout.

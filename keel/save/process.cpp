@@ -3,7 +3,10 @@
 #include "keel/save/detail/session.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstring>
+#include <utility>
 
 namespace keel::save {
 
@@ -20,15 +23,16 @@ std::byte* complete_address(SaveObject& object) {
   return static_cast<std::byte*>(dynamic_cast<void*>(&object));
 }
 
-// Declares an object's own block (flagged, for the lazy sort of object blocks).
-void declare_object_block(SaveFile& file, SaveFile::Impl& s, std::byte* base, u32 size) {
-  if (file.declare_block(base, size) != 0) s.object_block.back() = 1;
-}
-
-u32 block_hash(const std::vector<SaveFile::Impl::Block>& blocks) {
+// The blocks' order and sizes, as the loader must declare them again. An object's own block is
+// left out: its size is its class's (in the versioned schema) and its place in the order is
+// fixed by the other blocks' indices, so hashing 100,000 objects' blocks would add nothing.
+// `with_objects`: the hash of saves written before this rule (every block), still accepted on
+// load, so a save whose classes kept their sizes loads as before.
+u32 block_hash(const SaveFile::Impl& s, bool with_objects = false) {
   u64 h = 0x5AFEB10C;
-  for (usize i = 0; i < blocks.size(); ++i) {
-    const u64 pair[2] = {i + 1, blocks[i].length};
+  for (usize i = 0; i < s.blocks.size(); ++i) {
+    if (s.object_block[i] != 0 && !with_objects) continue;
+    const u64 pair[2] = {i + 1, s.blocks[i].length};
     h = hash64(pair, sizeof pair, h);
   }
   return static_cast<u32>(h ^ (h >> 32));
@@ -37,6 +41,7 @@ u32 block_hash(const std::vector<SaveFile::Impl::Block>& blocks) {
 // Objects are visited in index order, each one cache miss away: fetch a few ahead (the first
 // two lines, where the vtable pointer and the first members live).
 constexpr usize kAhead = 8;
+constexpr usize kSaveAhead = 32;  // the save pass: a long body per object, misses overlap only here
 void prefetch(const void* object) {
   __builtin_prefetch(object);
   __builtin_prefetch(static_cast<const char*>(object) + 64);
@@ -136,57 +141,206 @@ const detail::TypePlan* plan_of(SaveFile::Impl& s, const SaveObject& object) {
   return s.active->find(object.save_id());
 }
 
-Status save_pass(SaveFile& file, SaveFile::Impl& s) {
-  detail::Writer w(s.body);
-  w.value(kSetSection);
-  w.u32v(static_cast<u32>(s.objects.size()));
-  for (SaveObject* o : s.objects) w.u32v(o->save_id());
-  w.u32v(block_hash(s.blocks));
-  const usize length_at = s.body.size();
-  w.u64v(0);
-  build_sorted(s);
-  s.extras.clear();
-  s.extras_object = 0;
-  usize most = 0;
-  for (const auto& info : s.info) most += info.plan->max_bytes;
-  s.body.reserve(s.body.size() + most + 16);
-  s.phase = Phase::kSave;
-  for (usize i = 0; i < s.objects.size(); ++i) {
-    if (i + kAhead < s.info.size()) prefetch(s.info[i + kAhead].base);
-    s.current = static_cast<u32>(i + 1);
-    KEEL_SAVE_TRY(s.objects[i]->save(file));
-    KEEL_SAVE_TRY(s.check());
+// An object's plan and complete address, and the default hooks it may run inline: through the
+// type cache when its dynamic type is exactly a registered class (no virtual call, no
+// dynamic_cast), else through its save id.
+struct Typed {
+  const detail::TypePlan* plan;
+  std::byte* base;
+  u8 keeps;
+};
+Typed type_of(SaveFile::Impl& s, SaveObject& object) {
+  const std::type_info* type = &typeid(object);
+  auto& slot = s.type_cache[(reinterpret_cast<uintptr_t>(type) >> 4) % s.type_cache.size()];
+  if (slot.type == type) {
+    return {slot.plan, reinterpret_cast<std::byte*>(&object) - slot.plan->object_at,
+            slot.plan->keeps};
   }
-  const u64 length = s.body.size() - length_at - 8;
-  std::memcpy(s.body.data() + length_at, &length, 8);
+  const detail::TypePlan* plan = plan_of(s, object);
+  if (plan == nullptr) return {nullptr, nullptr, 0};
+  if (plan->type != nullptr && *plan->type == *type) {
+    slot = {type, plan};
+    return {plan, reinterpret_cast<std::byte*>(&object) - plan->object_at, plan->keeps};
+  }
+  return {plan, complete_address(object), 0};
+}
+
+// Discovery reads the mark of every target: a cache miss when the target lies elsewhere in
+// memory. Objects `kAhead` ahead have been prefetched; their targets are prefetched from there
+// (registered types only, through the type cache), so the marks are in cache when read.
+void prefetch_targets(const SaveFile::Impl& s, const SaveObject* object) {
+  const std::type_info* type = &typeid(*object);
+  const auto& slot = s.type_cache[(reinterpret_cast<uintptr_t>(type) >> 4) % s.type_cache.size()];
+  if (slot.type != type) return;
+  const std::byte* base = reinterpret_cast<const std::byte*>(object) - slot.plan->object_at;
+  for (const detail::Op& op : slot.plan->links) {
+    const SaveObject* target = op.record->get_object(base + op.offset);
+    if (target != nullptr) __builtin_prefetch(reinterpret_cast<const char*>(target) + 8);
+  }
+}
+
+// An object's own block, declared right before its pre_save/pre_load (declare_block's checks
+// hold: a registered class has an address and a size).
+void push_object_block(SaveFile::Impl& s, const std::byte* base, u32 size) {
+  s.blocks.push_back(SaveFile::Impl::Block{base, size});
+  s.object_block.push_back(1);
+}
+
+void put32(std::byte*& out, u32 v) {
+  std::memcpy(out, &v, 4);
+  out += 4;
+}
+
+constexpr usize kSetHeader = 1 + 4 + 4 + 8;  // tag, count, block hash, data length (+ 4 per id)
+
+// Writes the set header at `header_at` (room for it: kSetHeader + 4 per object) and builds the
+// blocks' lookup table; returns where the object data starts.
+// `ids_written`: discovery already wrote the save ids in place.
+usize write_set_header(SaveFile::Impl& s, usize header_at, bool ids_written) {
+  std::byte* out = s.body.data() + header_at;
+  *out++ = static_cast<std::byte>(kSetSection);
+  put32(out, static_cast<u32>(s.objects.size()));
+  if (ids_written) {
+    out += 4 * s.objects.size();
+  } else {
+    for (const auto& info : s.info) put32(out, info.plan->save_id);
+  }
+  put32(out, block_hash(s));
+  build_sorted(s);
+  return static_cast<usize>(out - s.body.data()) + 8;
+}
+
+// Ends the object data at s.out: its length before it, the custom data table after.
+void finish_set(SaveFile::Impl& s, usize data_at) {
+  s.body.resize(s.out);
+  const u64 length = s.out - data_at;
+  std::memcpy(s.body.data() + data_at - 8, &length, 8);
+  detail::Writer w(s.body);
   w.u64v(s.extras.size());
   w.bytes(s.extras.data(), s.extras.size());
+}
+
+Status save_pass(SaveFile& file, SaveFile::Impl& s, usize header_at, bool ids_written) {
+  const u32 count = static_cast<u32>(s.objects.size());
+  usize most = 0;
+  for (const auto& info : s.info) most += info.plan->max_bytes;
+  // The set's header and every object's stream are written through a cursor into room sized
+  // from the plans; the body is cut to what was written at the end.
+  s.body.resize(header_at + kSetHeader + usize{count} * 4 + most);
+  const usize data_at = write_set_header(s, header_at, ids_written);
+  s.out = data_at;
+  s.extras.clear();
+  s.extras_object = 0;
+  s.phase = Phase::kSave;
+  for (usize i = 0; i < count; ++i) {
+    if (i + kSaveAhead < count) prefetch(s.info[i + kSaveAhead].base);
+    s.current = static_cast<u32>(i + 1);
+    const auto& info = s.info[i];
+    if ((info.keeps & detail::kKeepsSave) != 0) {
+      std::byte* at = s.body.data() + s.out;  // room for max_bytes: reserved above
+      KEEL_SAVE_TRY(detail::write_object(s, *info.plan, info.base, &info, at));
+      s.out = static_cast<usize>(at - s.body.data());
+    } else {
+      KEEL_SAVE_TRY(s.objects[i]->save(file));
+      KEEL_SAVE_TRY(s.check());
+    }
+  }
+  finish_set(s, data_at);
+  return {};
+}
+
+// The set was written during discovery (every object kept the default hooks): the header goes
+// in front of the data (moved if the object count differs from the room left for it), then the
+// block pointers are filled in now that every block is declared.
+Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize expected) {
+  const usize count = s.objects.size();
+  const usize data_at = header_at + kSetHeader + 4 * count;
+  const usize length = s.out - written_at;
+  if (data_at != written_at) {
+    if (s.body.size() < data_at + length) s.body.resize(data_at + length);
+    std::memmove(s.body.data() + data_at, s.body.data() + written_at, length);
+    for (auto& f : s.fixups) f.at = f.at - written_at + data_at;
+    s.out = data_at + length;
+  }
+  write_set_header(s, header_at, count == expected);
+  s.phase = Phase::kSave;
+  for (const auto& f : s.fixups) {
+    const auto p = reinterpret_cast<uintptr_t>(f.target);
+    const auto* block = detail::find_block_for(s, p);
+    if (block == nullptr) {
+      s.current = f.object;
+      return s.fail(
+          Error(ErrorCode::kInvalidArgument,
+                fmt::format("object {} ({}): pointer '{}' points into no declared "
+                            "memory block",
+                            f.object, s.info[f.object - 1].plan->name, f.op->record->name)));
+    }
+    const u32 pair[2] = {block->index, static_cast<u32>(p - block->begin)};
+    std::memcpy(s.body.data() + f.at, pair, 8);
+  }
+  s.extras.clear();
+  s.extras_object = 0;
+  finish_set(s, data_at);
   return {};
 }
 
 Status save_set(SaveFile& file, SaveFile::Impl& s) {
   s.open_data_at = 0;
   s.phase = Phase::kPreSave;
+  // While no object has a hook of its own, each one is written as soon as it is found: no hook
+  // can change an object or declare a block before the save pass would have run, so the bytes
+  // are the same. The data goes after room for the set header sized from the last save's object
+  // count (moved once if that was wrong).
+  const usize header_at = s.body.size();
+  bool fused = true;
+  const usize expected = std::max<usize>(
+      s.objects.size(),
+      static_cast<usize>(s.active->last_save.objects.load(std::memory_order_relaxed)));
+  const usize written_at = header_at + kSetHeader + 4 * expected;
+  if (s.body.size() < written_at) s.body.resize(written_at);
+  s.out = written_at;
+  s.fixups.clear();
   // Pre-save by index: objects found through templates are appended and pre-saved in turn. Each
   // object's block is declared right before its pre_save, as the load side does.
   for (usize i = 0; i < s.objects.size(); ++i) {
-    if (i + kAhead < s.objects.size()) prefetch(s.objects[i + kAhead]);
+    if (i + 2 * kAhead < s.objects.size()) prefetch(s.objects[i + 2 * kAhead]);
+    if (i + kAhead < s.objects.size()) prefetch_targets(s, s.objects[i + kAhead]);
     SaveObject* o = s.objects[i];
-    const detail::TypePlan* plan = plan_of(s, *o);
-    if (plan == nullptr) {
+    const Typed t = type_of(s, *o);
+    if (t.plan == nullptr) {
       return s.fail(Error(ErrorCode::kNotFound,
                           fmt::format("object {} has save id {}, which is not registered with "
                                       "the SaveSystem",
                                       i + 1, o->save_id())));
     }
     s.current = static_cast<u32>(i + 1);
-    std::byte* base = complete_address(*o);
-    s.info.push_back({plan, base, static_cast<u32>(s.links.size()), 0});
-    declare_object_block(file, s, base, plan->size);
-    KEEL_SAVE_TRY(o->pre_save(file));
-    KEEL_SAVE_TRY(s.check());
+    s.info.push_back({t.plan, t.base, static_cast<u32>(s.links.size()), 0, t.keeps});
+    if (i < expected) std::memcpy(s.body.data() + header_at + 5 + 4 * i, &t.plan->save_id, 4);
+    push_object_block(s, t.base, t.plan->size);
+    if ((t.keeps & detail::kKeepsPreSave) != 0) {
+      detail::discover(s, s.info.back());
+    } else {
+      fused = false;
+      KEEL_SAVE_TRY(o->pre_save(file));
+      KEEL_SAVE_TRY(s.check());
+    }
+    if ((t.keeps & detail::kKeepsSave) == 0) fused = false;
+    if (fused) {
+      if (s.body.size() < s.out + t.plan->max_bytes) {
+        s.body.resize(std::max(s.out + t.plan->max_bytes, 2 * s.body.size()));
+      }
+      std::byte* at = s.body.data() + s.out;
+      auto& info = s.info.back();
+      KEEL_SAVE_TRY(detail::write_object(s, *t.plan, t.base, &info, at, &s.fixups));
+      s.out = static_cast<usize>(at - s.body.data());
+      // Its links are written: forget them (if a later hook ends the early writes, the save
+      // pass finds these targets' indices through their marks or the hash).
+      s.links.resize(info.links_begin);
+      info.links_count = 0;
+    }
   }
-  return save_pass(file, s);
+  if (fused) return finish_fused(s, header_at, written_at, expected);
+  return save_pass(file, s, header_at, s.objects.size() == expected);
 }
 
 Status read_extras(SaveFile::Impl& s, u64 object_data_end) {
@@ -201,7 +355,8 @@ Status read_extras(SaveFile::Impl& s, u64 object_data_end) {
   while (r.pos() < end) {
     u32 index = 0;
     u32 len = 0;
-    if (!r.value(index) || !r.value(len) || len > end - r.pos() || index <= last ||
+    // (The index and length may themselves run past the table: check before subtracting.)
+    if (!r.value(index) || !r.value(len) || r.pos() > end || len > end - r.pos() || index <= last ||
         index > s.objects.size()) {
       return s.fail(corrupt(s, "custom data table is malformed"));
     }
@@ -214,30 +369,74 @@ Status read_extras(SaveFile::Impl& s, u64 object_data_end) {
 
 Status create_objects(SaveFile& file, SaveFile::Impl& s, u32 count) {
   s.created.reserve(s.created.size() + count);
+  // Save id -> plan, direct-mapped (a set mixes a few classes).
+  std::array<const detail::TypePlan*, 16> by_id{};
   for (u32 i = 0; i < count; ++i) {
     u32 id = 0;
     s.reader.value(id);
-    const detail::TypePlan* plan = s.active->find(id);
+    const detail::TypePlan*& cached = by_id[id % by_id.size()];
+    const detail::TypePlan* plan =
+        cached != nullptr && cached->save_id == id ? cached : s.active->find(id);
     if (plan == nullptr) {
       return s.fail(corrupt(s, fmt::format("object {} has unknown save id {}", i + 1, id)));
     }
+    cached = plan;
     std::unique_ptr<SaveObject> object = plan->create();
-    if (!object || object->save_id() != id) {
+    if (!object) {
       return s.fail(Error(ErrorCode::kRefused,
                           fmt::format("the factory for save id {} made no such object", id)));
     }
     SaveObject* raw = object.get();
+    const std::type_info* type = &typeid(*raw);
+    // Exactly the class the plan was measured on (the factory's usual object): its save id,
+    // address and hooks are known.
+    const bool exact = type == plan->type;
+    if (!exact && raw->save_id() != id) {
+      return s.fail(Error(ErrorCode::kRefused,
+                          fmt::format("the factory for save id {} made no such object", id)));
+    }
     s.created.push_back(std::move(object));
     s.objects.push_back(raw);
     s.current = i + 1;
-    std::byte* base = complete_address(*raw);
-    s.info.push_back({plan, base, 0, 0});
-    s.targets.push_back({raw, &typeid(*raw)});
-    declare_object_block(file, s, base, plan->size);
-    KEEL_SAVE_TRY(raw->pre_load(file));
-    KEEL_SAVE_TRY(s.check());
+    std::byte* base =
+        exact ? reinterpret_cast<std::byte*>(raw) - plan->object_at : complete_address(*raw);
+    const u8 keeps = exact ? plan->keeps : 0;
+    s.info.push_back({plan, base, 0, 0, keeps});
+    s.targets.push_back({raw, type});
+    push_object_block(s, base, plan->size);
+    if ((keeps & detail::kKeepsPreLoad) == 0) {
+      KEEL_SAVE_TRY(raw->pre_load(file));
+      KEEL_SAVE_TRY(s.check());
+    }
   }
   return {};
+}
+
+// Loading reads each link's target from `targets`, at random: a cache miss. A scout cursor walks
+// the stream kAhead objects ahead of the load pass (prefetch only: it checks nothing and stops
+// at anything odd) and prefetches the entries those objects' links will read.
+const std::byte* scout_object(const SaveFile::Impl& s, const detail::TypePlan& plan,
+                              const std::byte* p, const std::byte* end) {
+  for (const detail::Op& op : plan.ops) {
+    if (op.kind == OpKind::kPassive || op.kind == OpKind::kGone) {
+      if (static_cast<usize>(end - p) < op.length) return end;
+      p += op.length;
+      continue;
+    }
+    if (end - p < 4) return end;
+    u32 index = 0;
+    std::memcpy(&index, p, 4);
+    p += 4;
+    if (op.kind == OpKind::kPointer) {
+      if (index != 0) {
+        if (end - p < 4) return end;
+        p += 4;
+      }
+    } else if (index != 0 && index <= s.targets.size()) {
+      __builtin_prefetch(&s.targets[index - 1]);
+    }
+  }
+  return p;
 }
 
 Status load_set(SaveFile& file, SaveFile::Impl& s) {
@@ -263,7 +462,7 @@ Status load_set(SaveFile& file, SaveFile::Impl& s) {
   if (!s.reader.value(hash) || !s.reader.value(data_size) || data_size > s.reader.remaining()) {
     return s.fail(corrupt(s, "object set header is cut"));
   }
-  if (hash != block_hash(s.blocks)) {
+  if (hash != block_hash(s) && hash != block_hash(s, true)) {
     return s.fail(Error(ErrorCode::kCorrupt,
                         fmt::format("memory blocks differ from the save's ({} declared now): "
                                     "declare the same blocks, in the same order and sizes",
@@ -272,15 +471,26 @@ Status load_set(SaveFile& file, SaveFile::Impl& s) {
   const u64 data_end = s.reader.pos() + data_size;
   KEEL_SAVE_TRY(read_extras(s, data_end));
   s.phase = Phase::kLoad;
+  const std::byte* scout = s.reader.data().data() + s.reader.pos();
+  const std::byte* const data_stop = s.reader.data().data() + data_end;
+  usize scouted = 0;
   for (usize i = 0; i < s.objects.size(); ++i) {
     if (i + kAhead < s.info.size()) prefetch(s.info[i + kAhead].base);
+    for (; scouted < s.info.size() && scouted < i + kAhead; ++scouted) {
+      scout = scout_object(s, *s.info[scouted].plan, scout, data_stop);
+    }
     s.current = static_cast<u32>(i + 1);
     s.extra_reader = detail::Reader();
     if (s.extra_next < s.extra_data.size() && s.extra_data[s.extra_next].index == i + 1) {
       s.extra_reader = detail::Reader(s.extra_data[s.extra_next++].data);
     }
-    KEEL_SAVE_TRY(s.objects[i]->load(file));
-    KEEL_SAVE_TRY(s.check());
+    const auto& info = s.info[i];
+    if ((info.keeps & detail::kKeepsLoad) != 0) {
+      KEEL_SAVE_TRY(detail::read_object(s, *info.plan, info.base));
+    } else {
+      KEEL_SAVE_TRY(s.objects[i]->load(file));
+      KEEL_SAVE_TRY(s.check());
+    }
     if (s.extra_reader.remaining() != 0) {
       return s.fail(
           Error(ErrorCode::kCorrupt,
@@ -307,6 +517,19 @@ Status load_set(SaveFile& file, SaveFile::Impl& s) {
 }  // namespace
 
 const Sorted* detail::find_block_for(SaveFile::Impl& s, uintptr_t p) { return find_block(s, p); }
+
+namespace {
+std::atomic<bool> g_marking{false};  // a save session marks objects
+}  // namespace
+
+bool detail::claim_marks() {
+  bool expected = false;
+  return g_marking.compare_exchange_strong(expected, true, std::memory_order_acquire);
+}
+
+void detail::release_marks(SaveFile::Impl& s) {
+  if (std::exchange(s.marks, false)) g_marking.store(false, std::memory_order_release);
+}
 
 Status SaveFile::process_objects() {
   Impl& s = *impl_;

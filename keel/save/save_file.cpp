@@ -31,7 +31,10 @@ SaveFile::SaveFile(const SaveSystem& system) : impl_(std::make_unique<Impl>()) {
 }
 
 SaveFile::~SaveFile() {
-  if (impl_ != nullptr) detail::give_buffers(*impl_);
+  if (impl_ != nullptr) {
+    detail::release_marks(*impl_);
+    detail::give_buffers(*impl_);
+  }
 }
 
 void detail::delete_buffers(SessionBuffers* buffers) { delete buffers; }
@@ -52,6 +55,7 @@ void detail::take_buffers(SaveFile::Impl& s, bool body) {
   s.object_index = std::move(spare->object_index);
   s.targets = std::move(spare->targets);
   s.created_raw = std::move(spare->created_raw);
+  s.file = std::move(spare->file);
   if (body) s.body = std::move(spare->body);
 }
 
@@ -69,6 +73,7 @@ void detail::give_buffers(SaveFile::Impl& s) {
   spare->targets = std::move(s.targets);
   spare->created_raw = std::move(s.created_raw);
   spare->body = std::move(s.body);
+  spare->file = std::move(s.file);
   spare->objects.clear();
   spare->info.clear();
   spare->links.clear();
@@ -78,6 +83,7 @@ void detail::give_buffers(SaveFile::Impl& s) {
   spare->targets.clear();
   spare->created_raw.clear();
   spare->body.clear();
+  spare->file.clear();
   std::lock_guard lock(owner->spare_mutex);
   owner->spare = std::move(spare);  // the last session's: the next one is most like it
 }
@@ -88,11 +94,13 @@ Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions optio
     return s.fail(usage("begin_save() while a session is open; call end() first"));
   }
   const SaveSystem* system = s.system;
+  detail::release_marks(s);
   detail::give_buffers(s);
   *impl_ = Impl{};
   s.system = system;
   s.active = &system->impl();
   detail::take_buffers(s, true);
+  s.marks = detail::claim_marks();
   s.mode = Mode::kSaving;
   s.path = path;
   s.options = options;
@@ -100,8 +108,8 @@ Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions optio
   const auto objects = static_cast<usize>(hint.objects.load(std::memory_order_relaxed));
   s.objects.reserve(objects);
   s.info.reserve(objects);
-  s.object_index.reserve(objects);
-  s.blocks.reserve(objects);  // each object's own block, plus the caller's few
+  if (!s.marks) s.object_index.reserve(objects);  // the address hash is the fallback
+  s.blocks.reserve(objects);                      // each object's own block, plus the caller's few
   s.object_block.reserve(objects);
   s.links.reserve(static_cast<usize>(hint.links.load(std::memory_order_relaxed)));
   s.body.reserve(static_cast<usize>(hint.body.load(std::memory_order_relaxed)));
@@ -136,6 +144,7 @@ Status SaveFile::begin_load_bytes(ByteSpan file, LoadLimits limits) {
     return s.fail(usage("begin_load() while a session is open; call end() first"));
   }
   const SaveSystem* system = s.system;
+  detail::release_marks(s);
   detail::give_buffers(s);
   *impl_ = Impl{};
   s.system = system;
@@ -176,6 +185,7 @@ Status SaveFile::end(Status result) {
     return s.fail(usage("end() without begin_save()/begin_load()"));
   }
   const Mode mode = s.mode;
+  detail::release_marks(s);
   if (mode == Mode::kSaving && result && !s.error) {
     s.active->last_save.body.store(s.body.size(), std::memory_order_relaxed);
   }
@@ -211,9 +221,10 @@ Status SaveFile::end(Status result) {
   header.compression = s.options.compression;
   header.version = s.active->version;
   header.client = s.header;
-  auto encoded = encode_file(header, s.body, s.options.level);
-  if (!encoded) return s.fail(encoded.error());
-  s.file = std::move(*encoded);
+  if (auto st = encode_file_into(header, s.body, s.options.level, s.file); !st) {
+    s.file.clear();
+    return s.fail(st.error());
+  }
   if (!s.path.empty()) {
     auto st = write_file_atomic(s.path, ByteSpan(s.file));
     if (!st) return s.fail(st.error());
@@ -338,10 +349,7 @@ u32 SaveFile::declare_object(SaveObject* object) {
     s.fail(usage("declare_object(nullptr)"));
     return 0;
   }
-  auto [index, added] =
-      s.object_index.insert(detail::object_key(object), static_cast<u32>(s.objects.size() + 1));
-  if (added) s.objects.push_back(object);
-  return *index;
+  return detail::add_object(s, object);
 }
 
 std::vector<std::unique_ptr<SaveObject>> SaveFile::take_objects() {

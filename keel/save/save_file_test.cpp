@@ -126,6 +126,44 @@ TEST(SaveFile, OtherLayoutIsRefusedWithAMessage) {
       << st.error().message();
 }
 
+TEST(SaveFile, CustomDataTableCutInsideAnEntryIsCorrupt) {
+  // Found by the fuzz target (seed crash_extras_table_cut): a table whose size ends inside an
+  // entry's index and length made the entry's length check wrap around.
+  SaveSystem system = testing::book_system();
+  BookScene scene;
+  testing::ExObj4 custom;
+  custom.samples = {1.f};
+  custom.nextObject = &scene.a;
+  SaveFile out(system);
+  ASSERT_TRUE(out.begin_save({}, {Compression::kNone}));
+  out.declare_block(scene.level, 64);
+  out.declare_object(&custom);
+  ASSERT_TRUE(out.end(out.process_objects()));
+  // The body ends with the custom data: u64 size 16, then index 1, length 8, count 1, 1.0f.
+  ByteBuffer body(out.body().begin(), out.body().end());
+  const usize size_at = body.size() - 24;
+  u64 size = 0;
+  std::memcpy(&size, body.data() + size_at, 8);
+  ASSERT_EQ(size, 16u);
+  size = 3;  // ends inside the entry's index; the entry now claims more than the body holds
+  std::memcpy(body.data() + size_at, &size, 8);
+  const u32 length = 2048;
+  std::memcpy(body.data() + size_at + 12, &length, 4);
+  FileHeader header;
+  header.compression = Compression::kNone;
+  header.version = system.version();
+  auto file = encode_file(header, body);
+  ASSERT_TRUE(file);
+  SaveFile in(system);
+  Status st = in.begin_load_bytes(*file);
+  in.declare_block(scene.level, 64);
+  if (st) st = in.process_objects();
+  st = in.end(st);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message().find("custom data table is malformed"), std::string::npos)
+      << st.error().message();
+}
+
 TEST(SaveFile, AtomicWriteKeepsOldSaveOnFailure) {
   SaveSystem system = testing::book_system();
   auto dir = std::filesystem::temp_directory_path() / fmt::format("keel_save_atomic.{}", getpid());

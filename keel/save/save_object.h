@@ -9,6 +9,9 @@
 namespace keel::save {
 
 class SaveFile;
+namespace detail {
+struct MarkAccess;
+}
 
 class SaveObject {
  public:
@@ -28,8 +31,18 @@ class SaveObject {
 
  protected:
   SaveObject() = default;
-  SaveObject(const SaveObject&) = default;
-  SaveObject& operator=(const SaveObject&) = default;
+  // A copy is another object: no save has found it yet (the mark is not copied).
+  SaveObject(const SaveObject&) noexcept {}
+  SaveObject& operator=(const SaveObject&) noexcept { return *this; }
+
+ private:
+  friend struct detail::MarkAccess;
+  // The save's mark: this object's 1-based index in the set being saved, written by the one
+  // session in the process that marks objects (see SaveFile). It counts only if that set's
+  // object list holds this object at that index, so old marks need no clearing. One u32: in a
+  // class whose first member is 4-byte aligned it sits in the base's tail padding, and the class
+  // is no larger than without it.
+  u32 save_index_ = 0;
 };
 
 }  // namespace keel::save

@@ -128,7 +128,9 @@ TEST(SaveD1, Check01_RecordContents) {
   EXPECT_EQ(id->type, RecordType::kPassive);
   EXPECT_EQ(id->length, 4u);
   EXPECT_EQ(id->sub, nullptr);
-  EXPECT_EQ(id->offset_in(&obj), 16u);  // after the vptr and nextObject
+  // After SaveObject (vptr 8, the save's mark 4, padding 4: nextObject is a pointer) and
+  // nextObject.
+  EXPECT_EQ(id->offset_in(&obj), 24u);
   EXPECT_EQ(find(t, "objName")->type, RecordType::kPointer);
   EXPECT_EQ(find(t, "objName")->length, sizeof(void*));
   EXPECT_EQ(find(t, "nextObject")->type, RecordType::kSaveObject);
@@ -221,7 +223,8 @@ TEST(SaveD1, Check05_SaveStruct) {
   EXPECT_EQ(pos->type, RecordType::kClass);
   EXPECT_EQ(pos->sub, Vec::keel_save_template);
   EXPECT_EQ(pos->length, 12u);
-  EXPECT_EQ(pos->offset_in(&m), 12u);  // vptr 8 + id 4 (the spec's 4 on 32-bit)
+  // vptr 8 + the save's mark 4 + id 4 (in SaveObject's tail padding; the spec's 4 on 32-bit).
+  EXPECT_EQ(pos->offset_in(&m), 16u);
   SaveSystem system({type<Mover>(), structure<Vec>()});
   EXPECT_TRUE(system.problems().empty());
   m.id = 3;

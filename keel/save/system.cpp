@@ -4,6 +4,7 @@
 #include "keel/core/log.h"
 #include "keel/core/utility.h"
 #include "keel/save/detail/plan.h"
+#include "keel/save/detail/session.h"
 #include "keel/save/detail/stream.h"
 
 #include <algorithm>
@@ -86,8 +87,10 @@ void check_holes(const Record* tmpl, const void* object, u32 size, u32 class_ali
   if (as_object != nullptr) {
     const auto at = static_cast<u32>(reinterpret_cast<const std::byte*>(as_object) -
                                      static_cast<const std::byte*>(object));
-    spans.push_back(
-        Span{at, at + static_cast<u32>(sizeof(SaveObject)), alignof(SaveObject), "SaveObject"});
+    // Up to the end of SaveObject's data, not its sizeof: a member placed in its tail padding
+    // is the derived class's and must be in its template.
+    spans.push_back(Span{at, at + detail::MarkAccess::end_of_base(*as_object), alignof(SaveObject),
+                         "SaveObject"});
   }
   for (const Record* r = tmpl + 1; r->type != RecordType::kEndOfTemplate; ++r) {
     if (r->type == RecordType::kClassName || r->type == RecordType::kGone) continue;
@@ -147,6 +150,13 @@ void build_from_instance(void* context, const Instance& instance) {
           static_cast<const std::byte*>(instance.address), plan, problems, 0);
   for (const Op& op : plan.ops) {
     plan.max_bytes += op.kind == OpKind::kPointer ? 8 : op.kind == OpKind::kObject ? 4 : op.length;
+    if (op.kind == OpKind::kObject) plan.links.push_back(op);
+  }
+  if (instance.object != nullptr) {
+    plan.type = &typeid(*instance.object);
+    plan.object_at = reinterpret_cast<const std::byte*>(instance.object) -
+                     static_cast<const std::byte*>(instance.address);
+    if (info.type != nullptr && *info.type == *plan.type) plan.keeps = info.default_hooks;
   }
   ctx.impl->by_id.insert(plan.save_id * 0x9E3779B1u, static_cast<u32>(ctx.impl->plans.size()));
   ctx.impl->plans.push_back(std::move(plan));

@@ -16,6 +16,8 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <typeinfo>
 #include <vector>
 
 namespace keel::save {
@@ -34,6 +36,10 @@ struct TypeInfo {
   u32 align = 0;
   std::unique_ptr<SaveObject> (*create)() = nullptr;   // savable objects: the factory
   void (*with_instance)(InstanceFn, void*) = nullptr;  // makes one instance for measuring
+  // Savable objects: T, and the SaveObject hooks T keeps (detail::kKeeps*; they apply to the
+  // factory's objects only when those are exactly a T).
+  const std::type_info* type = nullptr;
+  u8 default_hooks = 0;
 };
 
 namespace detail {
@@ -41,6 +47,30 @@ template <class T>
 std::unique_ptr<SaveObject> create_default() {
   return std::make_unique<T>();
 }
+
+// Which of SaveObject's hooks T leaves alone: `&T::save` names SaveObject's member unless T or a
+// base between declares its own (an inaccessible override counts as an override). Objects of
+// exactly T whose hooks are the defaults are processed without the virtual calls.
+enum : u8 { kKeepsPreSave = 1, kKeepsSave = 2, kKeepsPreLoad = 4, kKeepsLoad = 8 };
+using HookFn = Status (SaveObject::*)(SaveFile&);
+template <class T>
+constexpr u8 default_hooks() {
+  u8 keeps = 0;
+  if constexpr (requires { &T::pre_save; }) {
+    if (std::is_same_v<decltype(&T::pre_save), HookFn>) keeps |= kKeepsPreSave;
+  }
+  if constexpr (requires { &T::save; }) {
+    if (std::is_same_v<decltype(&T::save), HookFn>) keeps |= kKeepsSave;
+  }
+  if constexpr (requires { &T::pre_load; }) {
+    if (std::is_same_v<decltype(&T::pre_load), HookFn>) keeps |= kKeepsPreLoad;
+  }
+  if constexpr (requires { &T::load; }) {
+    if (std::is_same_v<decltype(&T::load), HookFn>) keeps |= kKeepsLoad;
+  }
+  return keeps;
+}
+
 template <class T>
 void with_struct(InstanceFn fn, void* context) {
   T value{};
@@ -53,14 +83,16 @@ void with_struct(InstanceFn fn, void* context) {
 template <class T>
 TypeInfo type(std::unique_ptr<SaveObject> (*create)() = &detail::create_default<T>) {
   static_assert(std::is_base_of_v<SaveObject, T>, "type<T>: T must derive from SaveObject");
-  return TypeInfo{T::keel_save_template, T::kSaveId, sizeof(T), alignof(T), create, nullptr};
+  return TypeInfo{
+      T::keel_save_template,     T::kSaveId, sizeof(T), alignof(T), create, nullptr, &typeid(T),
+      detail::default_hooks<T>()};
 }
 
 // A plain struct or base class with a template, checked for holes like a class.
 template <class T>
 TypeInfo structure() {
-  return TypeInfo{T::keel_save_template,  0, sizeof(T), alignof(T), nullptr,
-                  &detail::with_struct<T>};
+  return TypeInfo{T::keel_save_template,   0,       sizeof(T), alignof(T), nullptr,
+                  &detail::with_struct<T>, nullptr, 0};
 }
 
 struct SystemOptions {

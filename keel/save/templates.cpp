@@ -41,6 +41,15 @@ static SaveFile::Impl::ObjectInfo* current_info(SaveFile::Impl& s, const SaveObj
   return &s.info[s.current - 1];
 }
 
+void detail::discover(SaveFile::Impl& s, SaveFile::Impl::ObjectInfo& info) {
+  for (const detail::Op& op : info.plan->links) {
+    SaveObject* target = op.record->get_object(info.base + op.offset);
+    if (target == nullptr) continue;
+    s.links.push_back({target, add_object(s, target)});
+  }
+  info.links_count = static_cast<u32>(s.links.size() - info.links_begin);
+}
+
 Status SaveFile::pre_save_template(SaveObject& object) {
   Impl& s = *impl_;
   Impl::ObjectInfo* info = current_info(s, object, Phase::kPreSave);
@@ -48,26 +57,22 @@ Status SaveFile::pre_save_template(SaveObject& object) {
     auto plan = plan_for(s, object, Phase::kPreSave, "pre_save_template");
     if (!plan) return Unexpected(plan.error());
     std::byte* base = template_complete_address(object);
-    for (const detail::Op& op : (*plan)->ops) {
-      if (op.kind != OpKind::kObject) continue;
+    for (const detail::Op& op : (*plan)->links) {
       SaveObject* target = op.record->get_object(base + op.offset);
       if (target != nullptr) declare_object(target);
     }
     return s.check();
   }
   // Remembers each target's index for the save pass (the first call for this object only).
-  const bool remember = info->links_count == 0 && info->links_begin == s.links.size();
-  for (const detail::Op& op : info->plan->ops) {
-    if (op.kind != OpKind::kObject) continue;
-    SaveObject* target = op.record->get_object(info->base + op.offset);
-    if (target == nullptr) continue;
-    auto [index, added] =
-        s.object_index.insert(detail::object_key(target), static_cast<u32>(s.objects.size() + 1));
-    if (added) s.objects.push_back(target);
-    if (remember) s.links.push_back({target, *index});
+  if (info->links_count == 0 && info->links_begin == s.links.size()) {
+    // (`info` stays valid: entries are added only by save_set, between hooks.)
+    detail::discover(s, *info);
+    return {};
   }
-  // (`info` stays valid: entries are added only by save_set, between hooks.)
-  if (remember) info->links_count = static_cast<u32>(s.links.size() - info->links_begin);
+  for (const detail::Op& op : info->plan->links) {
+    SaveObject* target = op.record->get_object(info->base + op.offset);
+    if (target != nullptr) detail::add_object(s, target);
+  }
   return {};
 }
 
@@ -78,22 +83,30 @@ void put32(std::byte*& out, u32 v) {
   out += 4;
 }
 
+}  // namespace
+
 // Writes one object's stream through its plan into `out` (room for plan.max_bytes). `info`
 // gives the links remembered in pre-save (null: every target is looked up).
-Status write_object(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byte* base,
-                    const SaveFile::Impl::ObjectInfo* info, std::byte*& out) {
+Status detail::write_object(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byte* base,
+                            const SaveFile::Impl::ObjectInfo* info, std::byte*& out,
+                            std::vector<SaveFile::Impl::Fixup>* defer) {
   u32 link = 0;
   for (const detail::Op& op : plan.ops) {
     const std::byte* slot = base + op.offset;
     switch (op.kind) {
       case OpKind::kPassive:
-        std::memcpy(out, slot, op.length);
+        detail::copy_bytes(out, slot, op.length);
         out += op.length;
         break;
       case OpKind::kPointer: {
         const void* target = op.record->get_pointer(slot);
         if (target == nullptr) {
           put32(out, 0);
+          break;
+        }
+        if (defer != nullptr) {
+          defer->push_back({static_cast<usize>(out - s.body.data()), target, &op, s.current});
+          out += 8;
           break;
         }
         const auto p = reinterpret_cast<uintptr_t>(target);
@@ -119,14 +132,13 @@ Status write_object(SaveFile::Impl& s, const detail::TypePlan& plan, const std::
           if (remembered != nullptr && remembered->target == target) {
             index = remembered->index;
           } else {
-            const u32* found = s.object_index.find(detail::object_key(target));
-            if (found == nullptr) {
+            index = detail::index_of(s, target);
+            if (index == 0) {
               return s.fail(Error(ErrorCode::kInvalidArgument,
                                   fmt::format("object {} ({}): '{}' points to an object that was "
                                               "not declared (did pre_save skip its parent?)",
                                               s.current, plan.name, op.record->name)));
             }
-            index = *found;
           }
         }
         put32(out, index);
@@ -140,8 +152,6 @@ Status write_object(SaveFile::Impl& s, const detail::TypePlan& plan, const std::
   }
   return {};
 }
-
-}  // namespace
 
 Status SaveFile::save_template(SaveObject& object) {
   Impl& s = *impl_;
@@ -157,12 +167,13 @@ Status SaveFile::save_template(SaveObject& object) {
     plan = *found;
     base = template_complete_address(object);
   }
-  const usize at = s.body.size();
-  s.body.resize(at + plan->max_bytes);
-  std::byte* out = s.body.data() + at;
-  Status st = write_object(s, *plan, base, info, out);
-  s.body.resize(st ? static_cast<usize>(out - s.body.data()) : at);
-  return st;
+  // The save pass sized the body for every object of the set; another object's template
+  // written from a hook may need more.
+  if (s.body.size() < s.out + plan->max_bytes) s.body.resize(s.out + plan->max_bytes);
+  std::byte* out = s.body.data() + s.out;
+  KEEL_SAVE_TRY(detail::write_object(s, *plan, base, info, out));
+  s.out = static_cast<usize>(out - s.body.data());
+  return {};
 }
 
 namespace {
@@ -212,33 +223,55 @@ Status SaveFile::load_template(SaveObject& object) {
     plan = *found;
     base = template_complete_address(object);
   }
+  return detail::read_object(s, *plan, base);
+}
+
+Status detail::read_object(SaveFile::Impl& s, const TypePlan& plan, std::byte* base) {
   detail::Reader& r = s.reader;
-  auto bad = [&](const detail::Op& op, std::string_view why) {
+  // A local cursor, and the session's arrays in locals: the stores into the object (through
+  // std::byte) would otherwise make the compiler reload them after every member.
+  const std::byte* const start = r.data().data() + r.pos();
+  const std::byte* const end = start + r.remaining();
+  const std::byte* in = start;
+  const u32 object_count = static_cast<u32>(s.objects.size());
+  const usize block_count = s.blocks.size();
+  const SaveFile::Impl::Block* blocks = s.blocks.data();
+  const auto bad = [&](const detail::Op& op, std::string_view why) {
+    r.skip(static_cast<usize>(in - start));
     return s.fail(Error(ErrorCode::kCorrupt,
                         fmt::format("save data corrupt at body byte {}: object {} ({}) member "
                                     "'{}': {}",
-                                    r.pos(), s.current, plan->name, op.record->name, why)));
+                                    r.pos(), s.current, plan.name, op.record->name, why)));
   };
-  for (const detail::Op& op : plan->ops) {
+  const auto read32 = [&in](u32& v) {
+    std::memcpy(&v, in, 4);
+    in += 4;
+  };
+  for (const detail::Op& op : plan.ops) {
     std::byte* slot = base + op.offset;
     switch (op.kind) {
       case OpKind::kPassive:
-        if (!r.bytes(slot, op.length)) return bad(op, "data ends early");
+        if (static_cast<usize>(end - in) < op.length) return bad(op, "data ends early");
+        detail::copy_bytes(slot, in, op.length);
+        in += op.length;
         break;
       case OpKind::kPointer: {
         u32 index = 0;
-        if (!r.value(index)) return bad(op, "data ends early");
+        if (end - in < 4) return bad(op, "data ends early");
+        read32(index);
         if (index == 0) {
           op.record->set_pointer(slot, nullptr);
           break;
         }
         u32 offset = 0;
-        if (!r.value(offset)) return bad(op, "data ends early");
-        if (index > s.blocks.size()) return bad(op, "block index out of range");
-        const auto& block = s.blocks[index - 1];
+        if (end - in < 4) return bad(op, "data ends early");
+        read32(offset);
+        if (index > block_count) return bad(op, "block index out of range");
+        const auto& block = blocks[index - 1];
         if (offset >= block.length) return bad(op, "offset beyond its block");
         auto* target = const_cast<std::byte*>(block.base) + offset;
-        if (reinterpret_cast<uintptr_t>(target) % op.record->target_align != 0) {
+        // Alignments are powers of two.
+        if ((reinterpret_cast<uintptr_t>(target) & (op.record->target_align - 1)) != 0) {
           return bad(op, "pointer is misaligned for its type");
         }
         op.record->set_pointer(slot, target);
@@ -246,18 +279,21 @@ Status SaveFile::load_template(SaveObject& object) {
       }
       case OpKind::kObject: {
         u32 index = 0;
-        if (!r.value(index)) return bad(op, "data ends early");
-        if (index > s.objects.size()) return bad(op, "object index out of range");
+        if (end - in < 4) return bad(op, "data ends early");
+        read32(index);
+        if (index > object_count) return bad(op, "object index out of range");
         if (!set_target(s, op, slot, index)) {
           return bad(op, "points to an object of the wrong class");
         }
         break;
       }
       case OpKind::kGone:
-        if (!r.skip(op.length)) return bad(op, "data ends early");
+        if (static_cast<usize>(end - in) < op.length) return bad(op, "data ends early");
+        in += op.length;
         break;
     }
   }
+  r.skip(static_cast<usize>(in - start));
   return {};
 }
 

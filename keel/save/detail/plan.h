@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <typeinfo>
 #include <unordered_map>
 #include <vector>
 
@@ -40,6 +41,13 @@ struct TypePlan {
   u32 max_bytes = 0;          // the most one object writes to the stream
   std::vector<Field> fields;  // one per stream record, for the schema and dumps
   std::unique_ptr<SaveObject> (*create)() = nullptr;
+  // The registered class itself (measured on the factory's sample): an object whose dynamic
+  // type is exactly `type` starts `object_at` bytes before its SaveObject base, and the hooks
+  // it keeps (kKeeps*) run inline, without a virtual call.
+  const std::type_info* type = nullptr;
+  std::ptrdiff_t object_at = 0;
+  u8 keeps = 0;
+  std::vector<Op> links;  // the kObject ops of `ops`, for discovery
 };
 
 // The buffers of a finished save session, kept by the SaveSystem for the next one (session.h).

@@ -60,6 +60,7 @@ struct SaveFile::Impl {
     std::byte* base;
     u32 links_begin;
     u32 links_count;
+    u8 keeps;  // the default hooks it runs inline (plan->keeps when it is exactly plan->type)
   };
   // Loading: each object with its dynamic type, side by side (one cache line per link).
   struct Target {
@@ -81,7 +82,28 @@ struct SaveFile::Impl {
   };
   std::vector<ObjectInfo> info;
   std::vector<Link> links;
-  PrehashedMap<u64, u32> object_index;  // object address (mixed) -> 1-based index
+  // "Seen?" and "index of": saving with `marks` (this session marks objects, see claim_marks())
+  // reads the index the set wrote into the object and checks it against `objects`; otherwise
+  // (another save session is open) `object_index` maps the object's address (mixed) to its
+  // 1-based index.
+  bool marks = false;
+  PrehashedMap<u64, u32> object_index;
+  // Dynamic type -> plan of the objects seen so far (direct-mapped; only exact registered types).
+  struct TypeSlot {
+    const std::type_info* type = nullptr;
+    const detail::TypePlan* plan = nullptr;
+  };
+  std::array<TypeSlot, 16> type_cache{};
+  usize out = 0;  // saving: where the save pass writes the next object in `body`
+  // Saving a set whose objects all keep the default hooks writes each object as it is found
+  // (one visit instead of two); its block pointers wait here until every block is known.
+  struct Fixup {
+    usize at;  // in `body`: 8 bytes for the block index and offset
+    const void* target;
+    const detail::Op* op;
+    u32 object;  // 1-based, for messages
+  };
+  std::vector<Fixup> fixups;
   // Saving.
   usize open_data_at = 0;  // offset of the open client-data section's length; 0 = none
   // Block lookup: the blocks declared by the caller and objects' hooks (`sorted`), and the
@@ -125,6 +147,24 @@ struct SaveFile::Impl {
 
 namespace detail {
 
+struct MarkAccess {
+  static u32 index(const SaveObject& o) { return o.save_index_; }
+  // Where SaveObject's own data ends (a derived class's members may start there, in its tail
+  // padding), from the start of the SaveObject.
+  static u32 end_of_base(const SaveObject& o) {
+    return static_cast<u32>(reinterpret_cast<const std::byte*>(&o.save_index_ + 1) -
+                            reinterpret_cast<const std::byte*>(&o));
+  }
+  static void set(SaveObject& o, u32 index) { o.save_index_ = index; }
+};
+
+// Marking is owned by one save session in the process at a time (claimed by begin_save, given
+// back by end(), the next begin or the destructor: release_marks()); a session that cannot claim
+// it uses the address hash and never reads or writes marks, so two sessions (threads, systems,
+// interleaved saves) neither race nor mistake each other's marks.
+bool claim_marks();
+void release_marks(SaveFile::Impl& s);
+
 // Pointers are unique, and multiplying by an odd constant keeps them so: a pre-hashed key.
 inline u64 object_key(const void* p) {
   return static_cast<u64>(reinterpret_cast<uintptr_t>(p)) * 0x9E3779B97F4A7C15ull;
@@ -140,6 +180,7 @@ struct SessionBuffers {
   std::vector<SaveFile::Impl::Target> targets;
   std::vector<SaveObject*> created_raw;
   ByteBuffer body;
+  ByteBuffer file;
 };
 
 // begin_save()/begin_load(): the spare buffers of the session's system (if any) become the
@@ -149,6 +190,44 @@ void take_buffers(SaveFile::Impl& s, bool body);
 void give_buffers(SaveFile::Impl& s);
 
 const SaveFile::Impl::Sorted* find_block_for(SaveFile::Impl& s, uintptr_t p);
+
+// The index `o` is marked with, if the set's object list holds `o` there; else 0.
+inline u32 marked_index(const SaveFile::Impl& s, const SaveObject* o) {
+  const u32 mark = MarkAccess::index(*o);
+  return mark - 1 < s.objects.size() && s.objects[mark - 1] == o ? mark : 0;  // (0 wraps)
+}
+
+// The 1-based index of `o` in the set being saved, adding it at the end if it is new.
+inline u32 add_object(SaveFile::Impl& s, SaveObject* o) {
+  const auto next = static_cast<u32>(s.objects.size() + 1);
+  if (s.marks) {
+    if (const u32 found = marked_index(s, o); found != 0) return found;
+    MarkAccess::set(*o, next);
+    s.objects.push_back(o);
+    return next;
+  }
+  auto [index, added] = s.object_index.insert(object_key(o), next);
+  if (added) s.objects.push_back(o);
+  return *index;
+}
+
+// The 1-based index of `o` in the set being saved; 0 if it was not declared or found.
+inline u32 index_of(const SaveFile::Impl& s, const SaveObject* o) {
+  if (s.marks) return marked_index(s, o);
+  const u32* found = s.object_index.find(object_key(o));
+  return found == nullptr ? 0 : *found;
+}
+
+// Saving: records every target of the object's KEEL_SAVEPOBJ members (adding new ones to the set)
+// and remembers their indices for the save pass (info.links_*).
+void discover(SaveFile::Impl& s, SaveFile::Impl::ObjectInfo& info);
+// The template passes' stream code: writes one object through its plan (room for
+// plan.max_bytes at `out`), reads one back.
+// With `defer`, a non-null block pointer is left as 8 bytes to fill and recorded there.
+Status write_object(SaveFile::Impl& s, const TypePlan& plan, const std::byte* base,
+                    const SaveFile::Impl::ObjectInfo* info, std::byte*& out,
+                    std::vector<SaveFile::Impl::Fixup>* defer = nullptr);
+Status read_object(SaveFile::Impl& s, const TypePlan& plan, std::byte* base);
 }  // namespace detail
 
 }  // namespace keel::save

@@ -9,8 +9,8 @@
 
 namespace keel::save::testing {
 
-// ExObj1 of the book, derived from SaveObject (x86-64: vptr 0..7, nextObject 8, objID 16,
-// padding 20..23, objName 24, matrix 32..95).
+// ExObj1 of the book, derived from SaveObject (x86-64: vptr 0..7, the save's mark 8..11,
+// padding 12..15, nextObject 16, objID 24, padding 28..31, objName 32, matrix 40..103).
 class ExObj1 : public SaveObject {
   KEEL_SAVABLE(ExObj1, 1)
   ExObj1* nextObject = nullptr;
