@@ -52,12 +52,18 @@ DataFileBuild::DataFileBuild(Inputs inputs, std::string_view platform,
 }
 
 DataFileReport DataFileBuild::run() {
+  last_mark_ = start_;
   load_database();
+  mark("load_database");
   read_commands();
+  mark("read_commands");
   for (bool may_retry = true;; may_retry = false) {
     run_jobs();
+    mark("run_jobs");
     tally();
-    if (is_no_op()) return finish();
+    const bool no_op = is_no_op();
+    mark("is_no_op");
+    if (no_op) return finish();
     PackRecord pack;
     BuildDatabase db = new_database(pack);
     if (errors_) {
@@ -400,8 +406,23 @@ void DataFileBuild::error_message(std::string text) {
   report_.ok = false;
 }
 
+void DataFileBuild::mark(const char* phase) {
+  if (!in_.options.timings) return;
+  const auto now = std::chrono::steady_clock::now();
+  timings_ += fmt::format("{}{} {:.2f} ms", timings_.empty() ? "" : ", ", phase,
+                          std::chrono::duration<double, std::milli>(now - last_mark_).count());
+  last_mark_ = now;
+}
+
 DataFileReport DataFileBuild::finish() {
   report_.seconds = seconds_since_start(start_);
+  if (in_.options.timings) {
+    mark("rest");
+    notify_([&](BuildObserver& o) {
+      o.message(log::Level::kInfo,
+                fmt::format("timings {}/{}: {}\n", platform_, report_.data_file, timings_));
+    });
+  }
   notify_([&](BuildObserver& o) { o.data_file_finished(report_); });
   return std::move(report_);
 }

@@ -83,6 +83,8 @@ class DataFileBuild {
   void save_database(const BuildDatabase& db);
   void error_message(std::string text);
   DataFileReport finish();
+  // BuildOptions::timings: the time since the previous mark, under `phase`.
+  void mark(const char* phase);
 
   Inputs in_;
   std::string platform_;
@@ -104,6 +106,8 @@ class DataFileBuild {
   bool repack_ = false;
   bool data_trusted_ = false;
   std::optional<FileRecord> data_state_;  // the data file's state, when it may stay
+  std::chrono::steady_clock::time_point last_mark_;
+  std::string timings_;  // "load_database 2.1 ms, ..." (BuildOptions::timings)
 };
 
 }  // namespace keel::pipeline
