@@ -5,7 +5,7 @@
 
 namespace keel::pipeline {
 
-bool FileCache::assign_sorted(std::vector<Entry> entries) {
+bool FileCache::assign_sorted(std::vector<Entry>&& entries) {
   for (usize i = 1; i < entries.size(); ++i) {
     if (entries[i - 1].first >= entries[i].first) return false;
   }

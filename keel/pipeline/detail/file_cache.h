@@ -43,8 +43,8 @@ class FileCache {
   usize size() const { return loaded_.empty() ? map_.size() : loaded_.size(); }
 
   // Replaces the contents with `entries`, which must be sorted by key with no key twice (what
-  // the database writes); false (and nothing changed) when they are not.
-  bool assign_sorted(std::vector<Entry> entries);
+  // the database writes); false when they are not: then neither the cache nor `entries` changed.
+  bool assign_sorted(std::vector<Entry>&& entries);
 
   // Every entry, sorted by key (for writing the database).
   std::vector<Entry> sorted() const;
