@@ -1,6 +1,7 @@
 // Building one data file for one platform (internal to Builder::build), as named phases:
 //
-//   load_database   the old build database (damaged: a warning, and everything rebuilds)
+//   load_database   the old build database (damaged: a warning, and everything rebuilds), on
+//                   a thread of its own while the main thread runs
 //   read_commands   the process list of command files -> asset commands (command_files.h)
 //   run_jobs        every asset's handler on `jobs` threads (asset_job.h)
 //   tally           outcomes and errors into the report
