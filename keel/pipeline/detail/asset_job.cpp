@@ -508,10 +508,9 @@ JobResult AssetJob::run() {
     result_.outcome = AssetOutcome::kNoOutput;
   } else if (output_ || fetched_) {
     result_.outcome = AssetOutcome::kBuilt;
-    result_.built =
-        IntermediateRecord{std::string(output_rel_), std::string(asset_name_), asset_.handler->type,
-                           shared_.platform,         asset_.handler->key,      command_hash(),
-                           written_->hash,           std::move(sources_)};
+    result_.built = std::make_unique<IntermediateRecord>(IntermediateRecord{
+        std::string(output_rel_), std::string(asset_name_), asset_.handler->type, shared_.platform,
+        asset_.handler->key, command_hash(), written_->hash, std::move(sources_)});
   } else {
     result_.outcome = AssetOutcome::kUpToDate;
     result_.kept = kept_;

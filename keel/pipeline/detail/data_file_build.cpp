@@ -21,7 +21,7 @@ double seconds_since_start(std::chrono::steady_clock::time_point start) {
 
 // The record a job leaves for the new database: the one kept or the one built, or none.
 const IntermediateRecord* record_of(const JobResult& r) {
-  return r.kept != nullptr ? r.kept : r.built ? &*r.built : nullptr;
+  return r.kept != nullptr ? r.kept : r.built ? r.built.get() : nullptr;
 }
 
 // The intermediates this build produced (views into the results).
@@ -187,7 +187,8 @@ void DataFileBuild::run_jobs() {
           asset.handler, in_.project.include_paths.search_dirs(platform_, asset.handler->type));
     }
   }
-  results_.assign(total, JobResult{});
+  results_.clear();
+  results_.resize(total);
   std::atomic<usize> next{0};
   std::atomic<usize> finished{0};
   auto worker = [&] {
