@@ -3,7 +3,7 @@
 //   keel-build [-p project.kproj] [--platform P]... [--all | DATAFILE...] [-j N]
 //              [--force-rebuild] [--force-repack] [--plugin-path DIR]...
 //              [--intermediate-path DIR] [--image-path DIR] [-v] [--no-progress] [--no-wait]
-//              [--cache URL | --no-cache] [--cache-mode read|readwrite]
+//              [--cache URL | --no-cache] [--cache-mode read|readwrite] [--timings]
 //   keel-build clean [-p project.kproj]          delete every intermediate and data file
 //   keel-build handlers [-p project.kproj]       list the handlers (built-in and plug-ins)
 //   keel-build export-ninja -o build.ninja [--platform P]... [DATAFILE...]
@@ -18,7 +18,10 @@
 // The shared build cache (keel/pipeline/remote_cache.h): --cache, else $KEEL_CACHE_URL, else the
 // project's Cache("url"); mode --cache-mode, else $KEEL_CACHE_MODE, else read. Credentials only
 // from the environment: $KEEL_CACHE_TOKEN (bearer token) and a netrc file ($KEEL_CACHE_NETRC, else
-// ~/.netrc when it exists).
+// ~/.netrc when it exists). The HTTP transport is the module keel-build-http.so (next to
+// keel-build, or installed in <libdir>/keel), loaded only when a cache URL is configured.
+// --timings prints the time of each phase of the process (stderr) and of each data file's build
+// (the log): to see what a no-op build spends its time on.
 // Exit status: 0 success, 1 a build failed, 2 bad usage, project or I/O. The logic lives in
 // keel/pipeline.
 #include "keel/assets/build/asset_handlers.h"
