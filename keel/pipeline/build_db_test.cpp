@@ -36,30 +36,35 @@ TEST(PipelineBuildDb, RoundTrip) {
   EXPECT_EQ(BuildDatabase().to_bytes().size(), 32u + 4 + 4 + 1 + 8 + 4);
 }
 
-// Databases are written with their file states sorted by key; one whose states are not (another
-// writer) still loads, through the table, with the last of a repeated key winning.
-TEST(PipelineBuildDb, FileStatesOutOfOrderStillLoad) {
+// File states are written in the order they were put (the order the next build looks them up),
+// and load in any order; a key written twice loads too (a lookup by key finds the later entry).
+TEST(PipelineBuildDb, FileStatesKeepTheirOrderAndAnyOrderLoads) {
   BuildDatabase db;
-  db.put_file(u64{5}, FileRecord{{1, 2, 3}, 4, 5});
   db.put_file(u64{9}, FileRecord{{6, 7, 8}, 9, 10});
+  db.put_file(u64{5}, FileRecord{{1, 2, 3}, 4, 5});
   ByteBuffer bytes = db.to_bytes();
-  // Swap the two 48-byte file entries that follow the count (header 32, count 4).
-  std::swap_ranges(bytes.begin() + 36, bytes.begin() + 84, bytes.begin() + 84);
-  // A repeated key: both entries say 9.
-  ByteBuffer twice = bytes;
-  std::copy(bytes.begin() + 36, bytes.begin() + 44, twice.begin() + 84);
-  for (ByteBuffer* b : {&bytes, &twice}) {
-    const u64 checksum = hash64(b->data() + 32, b->size() - 32);
-    for (int i = 0; i < 8; ++i) (*b)[16 + i] = std::byte{static_cast<u8>(checksum >> (8 * i))};
-  }
   Result<BuildDatabase> back = BuildDatabase::from_bytes(bytes);
   ASSERT_TRUE(back) << back.error().to_string();
   EXPECT_EQ(*back, db);
+  ASSERT_EQ(back->files().entries().size(), 2u);
+  EXPECT_EQ(back->files().entries()[0].first, 9u) << "in the order put, not sorted";
+  // The two 48-byte file entries follow the header (32 bytes) and the count (4).
+  ByteBuffer swapped = bytes;
+  std::swap_ranges(swapped.begin() + 36, swapped.begin() + 84, swapped.begin() + 84);
+  ByteBuffer twice = bytes;  // both entries say 9
+  std::copy(bytes.begin() + 36, bytes.begin() + 44, twice.begin() + 84);
+  for (ByteBuffer* b : {&swapped, &twice}) {
+    const u64 checksum = hash64(b->data() + 32, b->size() - 32);
+    for (int i = 0; i < 8; ++i) (*b)[16 + i] = std::byte{static_cast<u8>(checksum >> (8 * i))};
+  }
+  Result<BuildDatabase> other_order = BuildDatabase::from_bytes(swapped);
+  ASSERT_TRUE(other_order) << other_order.error().to_string();
+  EXPECT_EQ(*other_order, db);
   Result<BuildDatabase> repeated = BuildDatabase::from_bytes(twice);
   ASSERT_TRUE(repeated) << repeated.error().to_string();
-  EXPECT_EQ(repeated->files().size(), 1u);
   ASSERT_NE(repeated->file(u64{9}), nullptr);
   EXPECT_EQ(repeated->file(u64{9})->hash, 4u) << "the later entry of a repeated key counts";
+  EXPECT_EQ(repeated->file(u64{5}), nullptr);
 }
 
 TEST(PipelineBuildDb, PutReplacesByOutputAndEqualityIgnoresOrder) {

@@ -242,7 +242,10 @@ u64 AssetJob::command_hash() {
 Result<FileRecord> AssetJob::file_state(const std::string& path, const FileStamp& stamp,
                                         std::string* content) {
   const u64 key = BuildDatabase::file_key(path);
-  const FileRecord* cached = shared_.old_db.file(key);
+  // One cursor per thread: a no-op build looks the file states up in the order they were
+  // stored (file_cache.h). Only a hint, so one left over from another build is harmless.
+  thread_local FileCache::Cursor cursor;
+  const FileRecord* cached = shared_.old_db.file(key, cursor);
   if (cached != nullptr && can_trust(*cached, stamp)) {
     result_.files.emplace_back(key, *cached);
     return *cached;

@@ -127,7 +127,7 @@ std::vector<const IntermediateRecord*> sorted(const std::vector<IntermediateReco
 ByteBuffer BuildDatabase::to_bytes() const {
   Writer p;
   p.u32v(static_cast<u32>(files_.size()));
-  for (const auto& [key, f] : files_.sorted()) {
+  for (const auto& [key, f] : files_.entries()) {
     p.u64v(key);
     p.u64v(f.stamp.size);
     p.s64v(f.stamp.mtime_ns);
@@ -205,12 +205,7 @@ Result<BuildDatabase> BuildDatabase::from_bytes(ByteSpan data) {
       return bad();
     }
   }
-  // Written sorted; entries out of order (or a key twice: the last one counts) go through the
-  // table instead.
-  if (!db.files_.assign_sorted(std::move(files))) {
-    db.files_.reserve(files.size());
-    for (const auto& [key, f] : files) db.files_.put(key, f);
-  }
+  db.files_.assign(std::move(files));
   if (!r.count(n, kMinRecord)) return bad();
   db.records_.reserve(n);
   db.index_.reserve(n);

@@ -8,7 +8,9 @@
 //   the data file is up to date when the list of (intermediate, content hash) it was packed from
 //   is the current one and the data file still has the content it was written with.
 //
-// The file is written atomically, entries sorted (the same database gives the same bytes). A
+// The file is written atomically, records sorted by output and file states in the order the
+// build relied on them, which is the order the next build looks them up (the same build gives
+// the same bytes). A
 // database that cannot be read (missing, truncated, corrupted, another version) is an empty one:
 // everything is rebuilt, nothing crashes.
 #pragma once
@@ -90,6 +92,11 @@ class BuildDatabase {
   static u64 file_key(std::string_view path);
   const FileRecord* file(std::string_view path) const { return file(file_key(path)); }
   const FileRecord* file(u64 key) const;
+  // The same, trying the entries after the cursor's first (FileCache: file states are stored in
+  // the order a build looks them up).
+  const FileRecord* file(u64 key, FileCache::Cursor& cursor) const {
+    return files_.find(key, cursor);
+  }
   void put_file(u64 key, const FileRecord& record) { files_.put(key, record); }
   void put_file(std::string_view path, const FileRecord& record) {
     put_file(file_key(path), record);

@@ -273,7 +273,10 @@ bool DataFileBuild::is_no_op() {
       same_pack_inputs()) {
     const std::string p = data_path_.string();
     if (const std::optional<FileStamp> stamp = stat_file(p)) {
-      const FileRecord* cached = old_db_.file(p);
+      // The data file's state is stored after the jobs' (new_database, then repack).
+      const usize states = old_db_.files().size();
+      FileCache::Cursor last{states > FileCache::kWindow ? states - FileCache::kWindow : 0};
+      const FileRecord* cached = old_db_.file(BuildDatabase::file_key(p), last);
       if (cached != nullptr && can_trust(*cached, *stamp)) {
         data_state_ = *cached;
         data_trusted_ = true;

@@ -1,56 +1,84 @@
 #include "keel/pipeline/detail/file_cache.h"
 
 #include <algorithm>
-#include <bit>
 
 namespace keel::pipeline {
 
-bool FileCache::assign_sorted(std::vector<Entry>&& entries) {
-  for (usize i = 1; i < entries.size(); ++i) {
-    if (entries[i - 1].first >= entries[i].first) return false;
-  }
-  map_.reset();
-  starts_.clear();
-  loaded_ = std::move(entries);
-  if (loaded_.empty()) return true;
-  // About one entry per bucket: 2^bits buckets for n entries, n <= 2^bits < 2n.
-  const u32 bits = std::max<u32>(1, static_cast<u32>(std::bit_width(loaded_.size() - 1)));
-  shift_ = 64 - bits;
-  const usize buckets = usize{1} << bits;
-  starts_.assign(buckets + 1, 0);
-  usize i = 0;
-  for (usize b = 0; b <= buckets; ++b) {
-    while (i < loaded_.size() && (loaded_[i].first >> shift_) < b) ++i;
-    starts_[b] = static_cast<u32>(i);
-  }
-  return true;
+FileCache::FileCache(const FileCache& other) { *this = other; }
+
+FileCache::FileCache(FileCache&& other) noexcept { *this = std::move(other); }
+
+FileCache& FileCache::operator=(const FileCache& other) {
+  if (this == &other) return *this;
+  const std::lock_guard lock(other.index_mutex_);
+  entries_ = other.entries_;
+  index_ = other.index_;
+  indexed_.store(other.indexed_.load());
+  return *this;
 }
 
-void FileCache::to_table() {
-  std::vector<Entry> entries = std::move(loaded_);
-  loaded_.clear();
-  starts_.clear();
-  map_.reserve(entries.size() + 1);
-  for (const Entry& e : entries) map_.insert_or_assign(e.first, e.second);
+FileCache& FileCache::operator=(FileCache&& other) noexcept {
+  if (this == &other) return *this;
+  entries_ = std::move(other.entries_);
+  index_ = std::move(other.index_);
+  indexed_.store(other.indexed_.load());
+  other.entries_.clear();
+  other.index_.reset();
+  other.indexed_.store(true);
+  return *this;
+}
+
+void FileCache::build_index() const {
+  const std::lock_guard lock(index_mutex_);
+  if (indexed_.load(std::memory_order_relaxed)) return;
+  index_.reset();
+  index_.reserve(entries_.size());
+  for (usize i = 0; i < entries_.size(); ++i) {
+    index_.insert_or_assign(entries_[i].first, static_cast<u32>(i));  // a later duplicate wins
+  }
+  indexed_.store(true, std::memory_order_release);
+}
+
+usize FileCache::position(u64 key) const {
+  if (!indexed_.load(std::memory_order_acquire)) build_index();
+  const u32* i = index_.find(key);
+  return i != nullptr ? *i : kNone;
+}
+
+void FileCache::put(u64 key, const FileRecord& record) {
+  const usize i = position(key);
+  if (i != kNone) {
+    entries_[i].second = record;
+    return;
+  }
+  index_.insert_or_assign(key, static_cast<u32>(entries_.size()));
+  entries_.emplace_back(key, record);
+}
+
+void FileCache::reserve(usize count) {
+  entries_.reserve(count);
+  if (indexed_.load()) index_.reserve(count);
+}
+
+void FileCache::assign(std::vector<Entry>&& entries) {
+  entries_ = std::move(entries);
+  index_.reset();
+  indexed_.store(entries_.empty());
 }
 
 std::vector<FileCache::Entry> FileCache::sorted() const {
-  if (!loaded_.empty()) return loaded_;
-  std::vector<Entry> out;
-  out.reserve(map_.size());
-  map_.for_each([&out](u64 key, const FileRecord& record) { out.emplace_back(key, record); });
+  std::vector<Entry> out = entries_;
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;
 }
 
 bool operator==(const FileCache& a, const FileCache& b) {
   if (a.size() != b.size()) return false;
-  bool equal = true;
-  a.for_each([&](u64 key, const FileRecord& record) {
+  for (const auto& [key, record] : a.entries_) {
     const FileRecord* other = b.find(key);
-    equal = equal && other != nullptr && *other == record;
-  });
-  return equal;
+    if (other == nullptr || *other != record) return false;
+  }
+  return true;
 }
 
 }  // namespace keel::pipeline
