@@ -67,6 +67,32 @@ TEST(PipelineBuildDb, FileStatesKeepTheirOrderAndAnyOrderLoads) {
   EXPECT_EQ(repeated->file(u64{5}), nullptr);
 }
 
+// Records keep the order they were put in (the jobs' order) through a save and load, and a
+// lookup with a cursor finds them in that order and out of it.
+TEST(PipelineBuildDb, RecordsKeepTheirOrderAndAreFoundWithACursor) {
+  BuildDatabase db;
+  for (const char* name : {"Blob/z.kpk", "Blob/a.kpk", "Script/m.kpk", "Blob/b.kpk"}) {
+    db.put({name, name, "Blob", "PC", 1, 2, 3, {}});
+  }
+  Result<BuildDatabase> back = BuildDatabase::from_bytes(db.to_bytes());
+  ASSERT_TRUE(back) << back.error().to_string();
+  ASSERT_EQ(back->records().size(), 4u);
+  EXPECT_EQ(back->records()[0].output, "Blob/z.kpk");
+  EXPECT_EQ(back->records()[3].output, "Blob/b.kpk");
+  BuildDatabase::Cursor cursor;
+  for (usize i = 0; i < 4; ++i) {
+    const IntermediateRecord* r = back->find(back->records()[i].output, cursor);
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r, &back->records()[i]);
+    EXPECT_EQ(cursor.next, i + 1);
+  }
+  BuildDatabase::Cursor late{99};
+  EXPECT_EQ(back->find("Blob/a.kpk", late), &back->records()[1]);
+  EXPECT_EQ(late.next, 2u);
+  EXPECT_EQ(back->find("Blob/none.kpk", late), nullptr);
+  EXPECT_EQ(late.next, 2u) << "a miss leaves the cursor";
+}
+
 TEST(PipelineBuildDb, PutReplacesByOutputAndEqualityIgnoresOrder) {
   BuildDatabase a = sample();
   BuildDatabase b;

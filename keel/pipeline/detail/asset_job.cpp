@@ -407,7 +407,8 @@ bool AssetJob::local_up_to_date() {
     return false;
   }
   if (shared_.options.force_rebuild) return false;
-  const IntermediateRecord* old = shared_.old_db.find(output_rel_);
+  thread_local BuildDatabase::Cursor cursor;  // records are stored in job order (build_db.h)
+  const IntermediateRecord* old = shared_.old_db.find(output_rel_, cursor);
   if (old == nullptr || old->handler_key != asset_.handler->key ||
       old->platform != shared_.platform || old->asset_name != asset_name_ ||
       old->command_hash != command_hash() || old->sources != sources_) {

@@ -114,14 +114,6 @@ Unexpected corrupt(usize offset, std::string_view what) {
   return fail_at(SourceLocation::bytes("build database", offset), ErrorCode::kCorrupt, "{}", what);
 }
 
-std::vector<const IntermediateRecord*> sorted(const std::vector<IntermediateRecord>& records) {
-  std::vector<const IntermediateRecord*> out;
-  out.reserve(records.size());
-  for (const IntermediateRecord& r : records) out.push_back(&r);
-  std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->output < b->output; });
-  return out;
-}
-
 }  // namespace
 
 ByteBuffer BuildDatabase::to_bytes() const {
@@ -136,8 +128,7 @@ ByteBuffer BuildDatabase::to_bytes() const {
     p.s64v(f.hashed_at_ns);
   }
   p.u32v(static_cast<u32>(records_.size()));
-  for (const IntermediateRecord* entry : sorted(records_)) {
-    const IntermediateRecord& r = *entry;
+  for (const IntermediateRecord& r : records_) {
     p.str(r.output);
     p.str(r.asset_name);
     p.str(r.asset_type);
@@ -279,6 +270,19 @@ void BuildDatabase::reserve(usize records, usize files) {
   records_.reserve(records);
   index_.reserve(records);
   files_.reserve(files);
+}
+
+const IntermediateRecord* BuildDatabase::find(std::string_view output, Cursor& cursor) const {
+  const usize end = std::min(records_.size(), cursor.next + kWindow);
+  for (usize i = cursor.next; i < end; ++i) {
+    if (records_[i].output == output) {
+      cursor.next = i + 1;
+      return &records_[i];
+    }
+  }
+  const IntermediateRecord* found = find(output);
+  if (found != nullptr) cursor.next = static_cast<usize>(found - records_.data()) + 1;
+  return found;
 }
 
 const IntermediateRecord* BuildDatabase::find(std::string_view output) const {

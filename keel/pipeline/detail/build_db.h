@@ -8,9 +8,8 @@
 //   the data file is up to date when the list of (intermediate, content hash) it was packed from
 //   is the current one and the data file still has the content it was written with.
 //
-// The file is written atomically, records sorted by output and file states in the order the
-// build relied on them, which is the order the next build looks them up (the same build gives
-// the same bytes). A
+// The file is written atomically, records and file states in the order the build put them,
+// which is the order the next build looks them up (the same build gives the same bytes). A
 // database that cannot be read (missing, truncated, corrupted, another version) is an empty one:
 // everything is rebuilt, nothing crashes.
 #pragma once
@@ -83,6 +82,11 @@ class BuildDatabase {
   ByteBuffer to_bytes() const;
 
   const IntermediateRecord* find(std::string_view output) const;
+  // The same, trying the few records after the cursor's first: records are stored in the order
+  // they were put, which is the jobs' order, the order the next build asks in.
+  using Cursor = FileCache::Cursor;
+  static constexpr usize kWindow = FileCache::kWindow;
+  const IntermediateRecord* find(std::string_view output, Cursor& cursor) const;
   void put(IntermediateRecord record);
   // Every record, in the order they were loaded or put.
   const std::vector<IntermediateRecord>& records() const { return records_; }
