@@ -39,8 +39,12 @@ void FileCache::build_index() const {
   indexed_.store(true, std::memory_order_release);
 }
 
-usize FileCache::position(u64 key) const {
+void FileCache::ensure_index() const {
   if (!indexed_.load(std::memory_order_acquire)) build_index();
+}
+
+usize FileCache::position(u64 key) const {
+  ensure_index();
   const u32* i = index_.find(key);
   return i != nullptr ? *i : kNone;
 }
@@ -73,12 +77,17 @@ std::vector<FileCache::Entry> FileCache::sorted() const {
 }
 
 bool operator==(const FileCache& a, const FileCache& b) {
-  if (a.size() != b.size()) return false;
-  for (const auto& [key, record] : a.entries_) {
-    const FileRecord* other = b.find(key);
-    if (other == nullptr || *other != record) return false;
-  }
-  return true;
+  // By the index, so that a key listed twice (a loaded list; the later entry counts) compares
+  // as one.
+  a.ensure_index();
+  b.ensure_index();
+  if (a.index_.size() != b.index_.size()) return false;
+  bool equal = true;
+  a.index_.for_each([&](u64 key, u32 position) {
+    const FileRecord* other = equal ? b.find(key) : nullptr;
+    equal = other != nullptr && *other == a.entries_[position].second;
+  });
+  return equal;
 }
 
 }  // namespace keel::pipeline

@@ -62,7 +62,7 @@ class FileCache {
   }
   void put(u64 key, const FileRecord& record);
   void reserve(usize count);
-  usize size() const { return entries_.size(); }
+  usize size() const { return entries_.size(); }  // entries (a key listed twice counts twice)
 
   // Replaces the contents with `entries` in their order (a loaded database's).
   void assign(std::vector<Entry>&& entries);
@@ -72,12 +72,13 @@ class FileCache {
   // Every entry, sorted by key.
   std::vector<Entry> sorted() const;
 
-  // The same keys with the same records, in any order.
+  // The same keys with the same records, in any order (of a key listed twice, the later entry).
   friend bool operator==(const FileCache& a, const FileCache& b);
 
  private:
   static constexpr usize kNone = ~usize{0};
   usize position(u64 key) const;
+  void ensure_index() const;
   void build_index() const;
 
   std::vector<Entry> entries_;
