@@ -226,6 +226,11 @@ void DataFileBuild::run_jobs() {
   };
   const usize threads = std::min<usize>(in_.options.jobs, total);
   if (threads <= 1) {
+    notify_.set_single_threaded(true);
+    struct Restore {
+      Notifier& n;
+      ~Restore() { n.set_single_threaded(false); }
+    } restore{notify_};
     worker();
   } else {
     std::vector<std::jthread> pool;
