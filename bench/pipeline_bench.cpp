@@ -7,6 +7,12 @@
 //                        data file. A fresh Project and Builder per iteration, as in a new run.
 //   BM_KeelNoOpProcess   the same no-op as a whole process: the keel-build program spawned like
 //                        ninja (stdout to /dev/null), so start-up and exit count too.
+//                        $KEEL_BENCH_KEEL_BUILD runs another keel-build program instead.
+//   BM_KeelNoOpProcessBaseline
+//                        the same with the program $KEEL_BENCH_BASELINE_KEEL_BUILD (e.g. main's
+//                        keel-build; skipped when unset) on its own copy of the project, built
+//                        by that program: old and new binaries in one run, best interleaved
+//                        (--benchmark_repetitions=N --benchmark_enable_random_interleaving=true).
 //   BM_NinjaNoOpBuild    `ninja -C dir` as a process (stdout to /dev/null) on a build.ninja with
 //                        one edge per asset (source + command file -> intermediate) and one pack
 //                        edge (10,000 intermediates -> data file), after a full ninja build.
@@ -27,6 +33,7 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -111,18 +118,27 @@ void generate_ninja(const fs::path& dir) {
   write(dir / "build.ninja", ninja);
 }
 
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? std::string(value) : std::string();
+}
+
 struct Setup {
   fs::path base;
   fs::path keel_dir;
   fs::path full_dir;
   fs::path ninja_dir;
+  fs::path baseline_dir;  // for $KEEL_BENCH_BASELINE_KEEL_BUILD
+  std::string baseline = environment("KEEL_BENCH_BASELINE_KEEL_BUILD");
   bool ninja_ok = false;
+  bool baseline_ok = false;
 
   Setup() {
     base = fs::temp_directory_path() / fmt::format("keel_pipeline_bench_{}", ::getpid());
     keel_dir = base / "keel";
     full_dir = base / "full";
     ninja_dir = base / "ninja";
+    baseline_dir = base / "baseline";
     generate(keel_dir);
     generate(full_dir);
     generate_ninja(ninja_dir);
@@ -135,6 +151,16 @@ struct Setup {
     build(keel_dir, 1, false);
     if (ninja_ok)
       ninja_ok = keel::bench::run_program({"/usr/bin/ninja", "-C", ninja_dir.string()}) == 0;
+    if (!baseline.empty()) {
+      // The baseline program makes and keeps its own database (its format may differ).
+      generate(baseline_dir);
+      const std::string project = (baseline_dir / "project.kproj").string();
+      baseline_ok =
+          keel::bench::run_program({baseline, "-p", project, "-j2", "--no-progress"}) == 0;
+      backdate(baseline_dir);
+      baseline_ok = baseline_ok && keel::bench::run_program(
+                                       {baseline, "-p", project, "-j1", "--no-progress"}) == 0;
+    }
   }
   ~Setup() {
     std::error_code ec;
@@ -174,23 +200,57 @@ void BM_KeelNoOpBuild(benchmark::State& state) {
 }
 BENCHMARK(BM_KeelNoOpBuild)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-#ifdef KEEL_BUILD_EXE
-void BM_KeelNoOpProcess(benchmark::State& state) {
-  Setup& s = setup();
-  const std::vector<std::string> args = {
-      KEEL_BUILD_EXE,  "-p",       (s.keel_dir / "project.kproj").string(),
-      "--platform",    "PC",       "-j1",
-      "--no-progress", "main.kcmd"};
+// Runs `args` once per iteration; the counter child_cpu_ms is the CPU time (user + system) of
+// each run, which other processes on a shared machine disturb less than the real time.
+void run_processes(benchmark::State& state, const std::vector<std::string>& args,
+                   const char* failed) {
+  auto child_cpu_ms = [] {
+    rusage usage{};
+    ::getrusage(RUSAGE_CHILDREN, &usage);
+    auto ms = [](const timeval& t) {
+      return static_cast<double>(t.tv_sec) * 1e3 + t.tv_usec / 1e3;
+    };
+    return ms(usage.ru_utime) + ms(usage.ru_stime);
+  };
+  const double cpu_before = child_cpu_ms();
   for (auto _ : state) {
     if (keel::bench::run_program(args) != 0) {
-      state.SkipWithError("keel-build failed");
+      state.SkipWithError(failed);
       break;
     }
   }
+  state.counters["child_cpu_ms"] =
+      benchmark::Counter(child_cpu_ms() - cpu_before, benchmark::Counter::kAvgIterations);
   state.SetItemsProcessed(state.iterations() * kAssets);
+}
+
+// A no-op keel-build process on the project in `dir`.
+void run_no_op_process(benchmark::State& state, const std::string& program, const fs::path& dir) {
+  run_processes(state,
+                {program, "-p", (dir / "project.kproj").string(), "--platform", "PC", "-j1",
+                 "--no-progress", "main.kcmd"},
+                "keel-build failed");
+}
+
+#ifdef KEEL_BUILD_EXE
+void BM_KeelNoOpProcess(benchmark::State& state) {
+  const std::string program = environment("KEEL_BENCH_KEEL_BUILD");
+  run_no_op_process(state, program.empty() ? std::string(KEEL_BUILD_EXE) : program,
+                    setup().keel_dir);
 }
 BENCHMARK(BM_KeelNoOpProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
 #endif
+
+void BM_KeelNoOpProcessBaseline(benchmark::State& state) {
+  Setup& s = setup();
+  if (!s.baseline_ok) {
+    state.SkipWithError(s.baseline.empty() ? "KEEL_BENCH_BASELINE_KEEL_BUILD is not set"
+                                           : "the baseline keel-build failed to build");
+    return;
+  }
+  run_no_op_process(state, s.baseline, s.baseline_dir);
+}
+BENCHMARK(BM_KeelNoOpProcessBaseline)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_NinjaNoOpBuild(benchmark::State& state) {
   Setup& s = setup();
@@ -198,14 +258,7 @@ void BM_NinjaNoOpBuild(benchmark::State& state) {
     state.SkipWithError("ninja did not build the graph");
     return;
   }
-  const std::vector<std::string> args = {"/usr/bin/ninja", "-C", s.ninja_dir.string()};
-  for (auto _ : state) {
-    if (keel::bench::run_program(args) != 0) {
-      state.SkipWithError("ninja failed");
-      break;
-    }
-  }
-  state.SetItemsProcessed(state.iterations() * kAssets);
+  run_processes(state, {"/usr/bin/ninja", "-C", s.ninja_dir.string()}, "ninja failed");
 }
 BENCHMARK(BM_NinjaNoOpBuild)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -238,7 +291,11 @@ KEEL_BENCH_RATIO("no-op build of 10,000 assets: keel -j2 / ninja (goal <= 1.5)",
 KEEL_BENCH_RATIO(
     "no-op build of 10,000 assets, whole processes: keel-build -j1 / ninja (goal <= 1.0)",
     "BM_KeelNoOpProcess/real_time", "BM_NinjaNoOpBuild/real_time");
+KEEL_BENCH_RATIO("no-op build of 10,000 assets, whole processes: keel-build / baseline keel-build",
+                 "BM_KeelNoOpProcess/real_time", "BM_KeelNoOpProcessBaseline/real_time");
 #endif
+KEEL_BENCH_RATIO("no-op build of 10,000 assets, whole processes: baseline keel-build -j1 / ninja",
+                 "BM_KeelNoOpProcessBaseline/real_time", "BM_NinjaNoOpBuild/real_time");
 KEEL_BENCH_RATIO("full build of 10,000 assets: -j1 / -j2 time = speed-up of -j2",
                  "BM_KeelFullBuild/1/iterations:3/real_time",
                  "BM_KeelFullBuild/2/iterations:3/real_time");

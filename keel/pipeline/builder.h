@@ -44,6 +44,9 @@ struct BuildOptions {
   // A shared cache of intermediates (remote_cache.h), asked when an intermediate is not up to
   // date locally (not with force_rebuild) and, in read-write mode, given what was built.
   RemoteCache* remote_cache = nullptr;
+  // After each data file, a message (log::Level::kInfo) with the time of each phase (load the
+  // database, read the command files, run the jobs, decide), e.g. for `keel-build --timings`.
+  bool timings = false;
 };
 
 struct BuildSummary {

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 namespace keel::pipeline {
 namespace {
 
@@ -42,6 +45,73 @@ TEST(PipelineFileCache, EqualityIgnoresInsertionOrder) {
   b.put(977, rec(1));
   b.put(1, rec(1));
   EXPECT_FALSE(a == b);
+}
+
+// A database's entries as loaded: in their order, looked up sequentially with a cursor and by
+// key through an index built on first need.
+TEST(PipelineFileCache, LoadedEntriesAreFoundInOrderWithACursorAndByKey) {
+  std::vector<FileCache::Entry> entries;
+  // The extremes of the key range and spread keys, in no particular order.
+  for (const u64 key : {~u64{0}, u64{0}, u64{3}, u64{1}}) entries.emplace_back(key, rec(key));
+  for (u64 i = 1; i < 3000; ++i) entries.emplace_back(i * 0x0005'4321'0FED'CBA9ull, rec(i));
+  FileCache cache;
+  cache.assign(std::vector<FileCache::Entry>(entries));
+  EXPECT_EQ(cache.size(), entries.size());
+  EXPECT_EQ(cache.entries(), entries) << "kept in the order given";
+  FileCache::Cursor cursor;
+  for (usize i = 0; i < entries.size(); ++i) {
+    const FileRecord* found = cache.find(entries[i].first, cursor);
+    ASSERT_NE(found, nullptr) << i;
+    EXPECT_EQ(found != nullptr ? *found : FileRecord{}, entries[i].second);
+    EXPECT_EQ(cursor.next, i + 1) << "a sequential lookup moves the cursor past the hit";
+  }
+  // Out of order, with cursors anywhere (also past the end): found through the index.
+  for (usize start : {usize{0}, usize{17}, entries.size(), usize{1} << 40}) {
+    FileCache::Cursor jumpy{start};
+    for (usize i = entries.size(); i-- > 0;) {
+      const FileRecord* found = cache.find(entries[i].first, jumpy);
+      ASSERT_NE(found, nullptr) << i;
+      EXPECT_EQ(found != nullptr ? *found : FileRecord{}, entries[i].second);
+      EXPECT_EQ(jumpy.next, i + 1);
+    }
+  }
+  for (const u64 absent : {u64{4}, u64{12345}, ~u64{0} - 1, u64{1} << 63}) {
+    FileCache::Cursor c;
+    EXPECT_EQ(cache.find(absent), nullptr) << absent;
+    EXPECT_EQ(cache.find(absent, c), nullptr) << absent;
+  }
+  FileCache table;
+  for (auto it = entries.rbegin(); it != entries.rend(); ++it) table.put(it->first, it->second);
+  EXPECT_TRUE(cache == table) << "equal whatever the order";
+  EXPECT_TRUE(table == cache);
+  EXPECT_EQ(cache.sorted(), table.sorted());
+  // A put replaces in place and appends; every loaded entry is still there.
+  cache.put(3, rec(77));
+  cache.put(5, rec(5));
+  EXPECT_EQ(cache.size(), entries.size() + 1);
+  EXPECT_EQ(cache.entries()[2], (FileCache::Entry{3, rec(77)}));
+  EXPECT_EQ(cache.entries().back(), (FileCache::Entry{5, rec(5)}));
+  for (const auto& [key, record] : entries) {
+    ASSERT_NE(cache.find(key), nullptr) << key;
+  }
+  EXPECT_FALSE(cache == table);
+}
+
+TEST(PipelineFileCache, CopiesAndMovesKeepEntriesAndIndex) {
+  FileCache a;
+  a.assign({{5, rec(5)}, {9, rec(9)}});
+  FileCache copy(a);  // before a has an index
+  EXPECT_NE(a.find(9), nullptr);
+  FileCache moved(std::move(copy));
+  ASSERT_NE(moved.find(5), nullptr);
+  EXPECT_EQ(*moved.find(5), rec(5));
+  EXPECT_TRUE(moved == a);
+  FileCache assigned;
+  assigned = a;
+  assigned.put(11, rec(11));
+  EXPECT_EQ(assigned.size(), 3u);
+  EXPECT_EQ(a.size(), 2u);
+  EXPECT_EQ(a.find(11), nullptr);
 }
 
 }  // namespace

@@ -105,7 +105,7 @@ Result<OneAssetReport> build_one_asset(const Project& project, const HandlerRegi
   AssetJob job(shared, index, asset, documents);
   JobResult r = job.run();
   OneAssetReport report{r.outcome, std::move(r.messages), {}};
-  const IntermediateRecord* record = r.kept != nullptr ? r.kept : r.built ? &*r.built : nullptr;
+  const IntermediateRecord* record = r.kept != nullptr ? r.kept : r.built ? r.built.get() : nullptr;
   if (record != nullptr) {
     for (const SourceDependency& s : record->sources) {
       const fs::path p(s.path);

@@ -3,7 +3,7 @@
 //   keel-build [-p project.kproj] [--platform P]... [--all | DATAFILE...] [-j N]
 //              [--force-rebuild] [--force-repack] [--plugin-path DIR]...
 //              [--intermediate-path DIR] [--image-path DIR] [-v] [--no-progress] [--no-wait]
-//              [--cache URL | --no-cache] [--cache-mode read|readwrite]
+//              [--cache URL | --no-cache] [--cache-mode read|readwrite] [--timings]
 //   keel-build clean [-p project.kproj]          delete every intermediate and data file
 //   keel-build handlers [-p project.kproj]       list the handlers (built-in and plug-ins)
 //   keel-build export-ninja -o build.ninja [--platform P]... [DATAFILE...]
@@ -18,7 +18,10 @@
 // The shared build cache (keel/pipeline/remote_cache.h): --cache, else $KEEL_CACHE_URL, else the
 // project's Cache("url"); mode --cache-mode, else $KEEL_CACHE_MODE, else read. Credentials only
 // from the environment: $KEEL_CACHE_TOKEN (bearer token) and a netrc file ($KEEL_CACHE_NETRC, else
-// ~/.netrc when it exists).
+// ~/.netrc when it exists). The HTTP transport is the module keel-build-http.so (next to
+// keel-build, or installed in <libdir>/keel), loaded only when a cache URL is configured.
+// --timings prints the time of each phase of the process (stderr) and of each data file's build
+// (the log): to see what a no-op build spends its time on.
 // Exit status: 0 success, 1 a build failed, 2 bad usage, project or I/O. The logic lives in
 // keel/pipeline.
 #include "keel/assets/build/asset_handlers.h"
@@ -29,17 +32,20 @@
 #include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/project.h"
 #include "keel/pipeline/registry.h"
-#include "keel/pipeline/remote/http_store.h"
 #include "keel/pipeline/remote_cache.h"
 #include "keel/pipeline/single_asset.h"
 #include "keel/spatial/build/spatial_handlers.h"
 #include "keel/world/build/world_handlers.h"
 
+#include "http_cache_module.h"
+
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -51,6 +57,31 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace keel::pipeline;
+
+// --timings: the time of each phase of the process on stderr (the build's own phases come from
+// BuildOptions::timings), to find what a no-op build spends its time on.
+class Timings {
+ public:
+  void enable() { on_ = true; }
+  bool on() const { return on_; }
+  void mark(const char* phase) {
+    if (!on_) return;
+    const auto now = std::chrono::steady_clock::now();
+    text_ += fmt::format("{}{} {:.2f} ms", text_.empty() ? "" : ", ", phase,
+                         std::chrono::duration<double, std::milli>(now - last_).count());
+    last_ = now;
+  }
+  void print() const {
+    if (on_) fmt::print(stderr, "keel-build: timings: {}\n", text_);
+  }
+
+ private:
+  bool on_ = false;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+  std::string text_;
+};
+
+Timings timings;
 
 struct Options {
   std::string project = "project.kproj";
@@ -78,11 +109,47 @@ struct Options {
   std::size_t asset_index = 0;
   std::string depfile;
   std::string stamp;
+  bool timings = false;
 };
 
 std::string environment(const char* name) {
   const char* value = std::getenv(name);
   return value != nullptr ? std::string(value) : std::string();
+}
+
+// The HTTP transport, from keel-build-http.so (http_cache_module.h): next to keel-build (the
+// build tree), else in <prefix>/<libdir>/keel (installed). The module stays loaded until exit.
+keel::Result<std::unique_ptr<CacheStore>> open_http_store(const HttpStoreOptions& options) {
+  std::error_code ec;
+  const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
+  std::vector<fs::path> candidates = {exe_dir / kHttpCacheModuleFile};
+#ifdef KEEL_BUILD_HTTP_MODULE_INSTALL_DIR
+  candidates.push_back(exe_dir / KEEL_BUILD_HTTP_MODULE_INSTALL_DIR / kHttpCacheModuleFile);
+#endif
+  std::string tried;
+  for (const fs::path& candidate : candidates) {
+    if (!fs::exists(candidate, ec)) {
+      tried += fmt::format("{}{}", tried.empty() ? "" : ", ", candidate.string());
+      continue;
+    }
+    void* module = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (module == nullptr) {
+      return keel::fail(keel::ErrorCode::kIo, "the shared cache's HTTP module {}: {}",
+                        candidate.string(), ::dlerror());
+    }
+    auto open = reinterpret_cast<OpenHttpCacheFn>(::dlsym(module, kHttpCacheModuleSymbol));
+    if (open == nullptr) {
+      return keel::fail(keel::ErrorCode::kUnsupported, "{} is not keel-build's HTTP module",
+                        candidate.string());
+    }
+    std::unique_ptr<CacheStore> store;
+    keel::Error error(keel::ErrorCode::kIo, "");
+    if (!open(kHttpCacheModuleVersion, &options, &store, &error)) return keel::Unexpected(error);
+    return store;
+  }
+  return keel::fail(keel::ErrorCode::kNotFound,
+                    "the shared cache needs keel-build's HTTP module, not found (looked for {})",
+                    tried);
 }
 
 // The shared cache the options, environment and project ask for: nullptr for none, false (after
@@ -119,7 +186,7 @@ bool open_cache(const Options& o, const Project& project, std::unique_ptr<CacheS
     const fs::path netrc = fs::path(environment("HOME")) / ".netrc";
     if (fs::exists(netrc, ec)) http.netrc_file = netrc.string();
   }
-  keel::Result<std::unique_ptr<HttpCacheStore>> opened = HttpCacheStore::open(std::move(http));
+  keel::Result<std::unique_ptr<CacheStore>> opened = open_http_store(http);
   if (!opened) {
     fmt::print(stderr, "keel-build: {}\n", opened.error().message());
     return false;
@@ -400,8 +467,10 @@ int build(const Options& o) {
   std::optional<Project> project;
   HandlerRegistry handlers;
   if (!load(o, project, handlers)) return 2;
+  timings.mark("project and handlers");
   const std::optional<BuildLock> lock = lock_project(o, *project);
   if (!lock) return 2;
+  timings.mark("lock");
 
   // The builder checks the names (platforms case-insensitively, data files by command file or
   // data file name) before it builds anything.
@@ -418,13 +487,16 @@ int build(const Options& o) {
   std::unique_ptr<CacheStore> store;
   std::unique_ptr<RemoteCache> cache;
   if (!open_cache(o, *project, store, cache)) return 2;
+  timings.mark("cache");
   Builder builder(*project, handlers,
                   {.jobs = jobs,
                    .force_rebuild = o.force_rebuild,
                    .force_repack = o.force_repack,
-                   .remote_cache = cache.get()},
+                   .remote_cache = cache.get(),
+                   .timings = o.timings},
                   &progress);
   const keel::Result<BuildSummary> summary = builder.build_all(platforms, files);
+  timings.mark("build");
   if (!summary) {
     fmt::print(stderr, "keel-build: {}\n", summary.error().message());
     return 2;
@@ -468,6 +540,7 @@ int main(int argc, char** argv) {
                  "a cache store in a folder instead of HTTP (what export-ninja's repack uses)");
   app.add_flag("--no-wait", o.no_wait,
                "refuse, rather than wait, when another keel-build runs on the project");
+  app.add_flag("--timings", o.timings, "print the time each phase took (stderr and the log)");
 
   CLI::App* clean_cmd = app.add_subcommand("clean", "delete every intermediate and data file");
   CLI::App* handlers_cmd = app.add_subcommand("handlers", "list the handlers and plug-ins");
@@ -491,9 +564,14 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
 
   CLI11_PARSE(app, argc, argv);
+  if (o.timings) timings.enable();
+  timings.mark("command line");
   if (*clean_cmd) return clean_project(o);
   if (*handlers_cmd) return list_handlers(o);
   if (*export_cmd) return export_ninja(o);
   if (*asset_cmd) return build_asset(o);
-  return build(o);
+  const int status = build(o);
+  timings.mark("clean-up");
+  timings.print();
+  return status;
 }

@@ -242,7 +242,10 @@ u64 AssetJob::command_hash() {
 Result<FileRecord> AssetJob::file_state(const std::string& path, const FileStamp& stamp,
                                         std::string* content) {
   const u64 key = BuildDatabase::file_key(path);
-  const FileRecord* cached = shared_.old_db.file(key);
+  // One cursor per thread: a no-op build looks the file states up in the order they were
+  // stored (file_cache.h). Only a hint, so one left over from another build is harmless.
+  thread_local FileCache::Cursor cursor;
+  const FileRecord* cached = shared_.old_db.file(key, cursor);
   if (cached != nullptr && can_trust(*cached, stamp)) {
     result_.files.emplace_back(key, *cached);
     return *cached;
@@ -404,7 +407,8 @@ bool AssetJob::local_up_to_date() {
     return false;
   }
   if (shared_.options.force_rebuild) return false;
-  const IntermediateRecord* old = shared_.old_db.find(output_rel_);
+  thread_local BuildDatabase::Cursor cursor;  // records are stored in job order (build_db.h)
+  const IntermediateRecord* old = shared_.old_db.find(output_rel_, cursor);
   if (old == nullptr || old->handler_key != asset_.handler->key ||
       old->platform != shared_.platform || old->asset_name != asset_name_ ||
       old->command_hash != command_hash() || old->sources != sources_) {
@@ -508,10 +512,9 @@ JobResult AssetJob::run() {
     result_.outcome = AssetOutcome::kNoOutput;
   } else if (output_ || fetched_) {
     result_.outcome = AssetOutcome::kBuilt;
-    result_.built =
-        IntermediateRecord{std::string(output_rel_), std::string(asset_name_), asset_.handler->type,
-                           shared_.platform,         asset_.handler->key,      command_hash(),
-                           written_->hash,           std::move(sources_)};
+    result_.built = std::make_unique<IntermediateRecord>(IntermediateRecord{
+        std::string(output_rel_), std::string(asset_name_), asset_.handler->type, shared_.platform,
+        asset_.handler->key, command_hash(), written_->hash, std::move(sources_)});
   } else {
     result_.outcome = AssetOutcome::kUpToDate;
     result_.kept = kept_;

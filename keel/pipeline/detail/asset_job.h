@@ -50,8 +50,9 @@ struct JobShared {
 
 struct JobResult {
   AssetOutcome outcome = AssetOutcome::kFailed;
-  std::string asset_name;                         // as declared (empty without output)
-  std::optional<IntermediateRecord> built;        // kBuilt: the new record
+  std::string asset_name;  // as declared (empty without output)
+  // kBuilt: the new record (a pointer: the results of a no-op build are 10,000 of these).
+  std::unique_ptr<IntermediateRecord> built;
   const IntermediateRecord* kept = nullptr;       // kUpToDate: the old database's record
   std::vector<std::pair<u64, FileRecord>> files;  // file states it relied on (by file key)
   bool rehashed = false;                          // some file had to be read and hashed again

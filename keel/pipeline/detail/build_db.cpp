@@ -3,7 +3,13 @@
 #include "keel/core/file.h"
 #include "keel/core/hash.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 namespace keel::pipeline {
@@ -108,20 +114,12 @@ Unexpected corrupt(usize offset, std::string_view what) {
   return fail_at(SourceLocation::bytes("build database", offset), ErrorCode::kCorrupt, "{}", what);
 }
 
-std::vector<const IntermediateRecord*> sorted(const std::vector<IntermediateRecord>& records) {
-  std::vector<const IntermediateRecord*> out;
-  out.reserve(records.size());
-  for (const IntermediateRecord& r : records) out.push_back(&r);
-  std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->output < b->output; });
-  return out;
-}
-
 }  // namespace
 
 ByteBuffer BuildDatabase::to_bytes() const {
   Writer p;
   p.u32v(static_cast<u32>(files_.size()));
-  for (const auto& [key, f] : files_.sorted()) {
+  for (const auto& [key, f] : files_.entries()) {
     p.u64v(key);
     p.u64v(f.stamp.size);
     p.s64v(f.stamp.mtime_ns);
@@ -130,8 +128,7 @@ ByteBuffer BuildDatabase::to_bytes() const {
     p.s64v(f.hashed_at_ns);
   }
   p.u32v(static_cast<u32>(records_.size()));
-  for (const IntermediateRecord* entry : sorted(records_)) {
-    const IntermediateRecord& r = *entry;
+  for (const IntermediateRecord& r : records_) {
     p.str(r.output);
     p.str(r.asset_name);
     p.str(r.asset_type);
@@ -192,16 +189,14 @@ Result<BuildDatabase> BuildDatabase::from_bytes(ByteSpan data) {
   auto bad = [&r]() { return corrupt(r.offset(), r.problem()); };
   u32 n = 0;
   if (!r.count(n, kMinFile)) return bad();
-  db.files_.reserve(n);
-  for (u32 i = 0; i < n; ++i) {
-    u64 key = 0;
-    FileRecord f;
+  std::vector<FileCache::Entry> files(n);
+  for (auto& [key, f] : files) {
     if (!r.u64v(key) || !r.u64v(f.stamp.size) || !r.s64v(f.stamp.mtime_ns) ||
         !r.u64v(f.stamp.inode) || !r.u64v(f.hash) || !r.s64v(f.hashed_at_ns)) {
       return bad();
     }
-    db.files_.put(key, f);
   }
+  db.files_.assign(std::move(files));
   if (!r.count(n, kMinRecord)) return bad();
   db.records_.reserve(n);
   db.index_.reserve(n);
@@ -232,11 +227,30 @@ Result<BuildDatabase> BuildDatabase::from_bytes(ByteSpan data) {
 }
 
 Result<BuildDatabase> BuildDatabase::load(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return BuildDatabase();
-  Result<std::string> bytes = read_file(path);
-  if (!bytes) return Unexpected(bytes.error());
-  Result<BuildDatabase> db = from_bytes(as_bytes(*bytes));
+  // Mapped rather than read: the page cache's pages are used in place (a read copied the file
+  // into fresh memory, one page fault per 4 KiB). The database is only ever replaced by a
+  // rename, never rewritten in place, so the mapping does not change under the reader.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT) return BuildDatabase();
+  struct stat st {};
+  void* mapped = MAP_FAILED;
+  usize size = 0;
+  if (fd >= 0) {
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      size = static_cast<usize>(st.st_size);
+      mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    }
+    ::close(fd);
+  }
+  Result<BuildDatabase> db;
+  if (mapped != MAP_FAILED) {
+    db = from_bytes(ByteSpan(static_cast<const std::byte*>(mapped), size));
+    ::munmap(mapped, size);
+  } else {  // not a regular file, empty, or not mappable: read it (and say why it fails)
+    Result<std::string> bytes = read_file(path);
+    if (!bytes) return Unexpected(bytes.error());
+    db = from_bytes(as_bytes(*bytes));
+  }
   if (!db) {
     // The reader names the file "build database"; the error names the real one.
     SourceLocation where = db.error().where();
@@ -256,6 +270,19 @@ void BuildDatabase::reserve(usize records, usize files) {
   records_.reserve(records);
   index_.reserve(records);
   files_.reserve(files);
+}
+
+const IntermediateRecord* BuildDatabase::find(std::string_view output, Cursor& cursor) const {
+  const usize end = std::min(records_.size(), cursor.next + kWindow);
+  for (usize i = cursor.next; i < end; ++i) {
+    if (records_[i].output == output) {
+      cursor.next = i + 1;
+      return &records_[i];
+    }
+  }
+  const IntermediateRecord* found = find(output);
+  if (found != nullptr) cursor.next = static_cast<usize>(found - records_.data()) + 1;
+  return found;
 }
 
 const IntermediateRecord* BuildDatabase::find(std::string_view output) const {

@@ -8,7 +8,8 @@
 //   the data file is up to date when the list of (intermediate, content hash) it was packed from
 //   is the current one and the data file still has the content it was written with.
 //
-// The file is written atomically, entries sorted (the same database gives the same bytes). A
+// The file is written atomically, records and file states in the order the build put them,
+// which is the order the next build looks them up (the same build gives the same bytes). A
 // database that cannot be read (missing, truncated, corrupted, another version) is an empty one:
 // everything is rebuilt, nothing crashes.
 #pragma once
@@ -81,6 +82,11 @@ class BuildDatabase {
   ByteBuffer to_bytes() const;
 
   const IntermediateRecord* find(std::string_view output) const;
+  // The same, trying the few records after the cursor's first: records are stored in the order
+  // they were put, which is the jobs' order, the order the next build asks in.
+  using Cursor = FileCache::Cursor;
+  static constexpr usize kWindow = FileCache::kWindow;
+  const IntermediateRecord* find(std::string_view output, Cursor& cursor) const;
   void put(IntermediateRecord record);
   // Every record, in the order they were loaded or put.
   const std::vector<IntermediateRecord>& records() const { return records_; }
@@ -90,6 +96,11 @@ class BuildDatabase {
   static u64 file_key(std::string_view path);
   const FileRecord* file(std::string_view path) const { return file(file_key(path)); }
   const FileRecord* file(u64 key) const;
+  // The same, trying the entries after the cursor's first (FileCache: file states are stored in
+  // the order a build looks them up).
+  const FileRecord* file(u64 key, FileCache::Cursor& cursor) const {
+    return files_.find(key, cursor);
+  }
   void put_file(u64 key, const FileRecord& record) { files_.put(key, record); }
   void put_file(std::string_view path, const FileRecord& record) {
     put_file(file_key(path), record);

@@ -21,7 +21,7 @@ double seconds_since_start(std::chrono::steady_clock::time_point start) {
 
 // The record a job leaves for the new database: the one kept or the one built, or none.
 const IntermediateRecord* record_of(const JobResult& r) {
-  return r.kept != nullptr ? r.kept : r.built ? &*r.built : nullptr;
+  return r.kept != nullptr ? r.kept : r.built ? r.built.get() : nullptr;
 }
 
 // The intermediates this build produced (views into the results).
@@ -52,12 +52,21 @@ DataFileBuild::DataFileBuild(Inputs inputs, std::string_view platform,
 }
 
 DataFileReport DataFileBuild::run() {
-  load_database();
-  read_commands();
+  last_mark_ = start_;
+  {
+    // The database is read on a second thread while the command files are parsed: the two
+    // take about the same time and share nothing (the Notifier serialises their messages).
+    std::jthread loader([this] { load_database(); });
+    read_commands();
+  }
+  mark("load_database | read_commands");
   for (bool may_retry = true;; may_retry = false) {
     run_jobs();
+    mark("run_jobs");
     tally();
-    if (is_no_op()) return finish();
+    const bool no_op = is_no_op();
+    mark("is_no_op");
+    if (no_op) return finish();
     PackRecord pack;
     BuildDatabase db = new_database(pack);
     if (errors_) {
@@ -178,7 +187,8 @@ void DataFileBuild::run_jobs() {
           asset.handler, in_.project.include_paths.search_dirs(platform_, asset.handler->type));
     }
   }
-  results_.assign(total, JobResult{});
+  results_.clear();
+  results_.resize(total);
   std::atomic<usize> next{0};
   std::atomic<usize> finished{0};
   auto worker = [&] {
@@ -216,6 +226,11 @@ void DataFileBuild::run_jobs() {
   };
   const usize threads = std::min<usize>(in_.options.jobs, total);
   if (threads <= 1) {
+    notify_.set_single_threaded(true);
+    struct Restore {
+      Notifier& n;
+      ~Restore() { n.set_single_threaded(false); }
+    } restore{notify_};
     worker();
   } else {
     std::vector<std::jthread> pool;
@@ -263,7 +278,10 @@ bool DataFileBuild::is_no_op() {
       same_pack_inputs()) {
     const std::string p = data_path_.string();
     if (const std::optional<FileStamp> stamp = stat_file(p)) {
-      const FileRecord* cached = old_db_.file(p);
+      // The data file's state is stored after the jobs' (new_database, then repack).
+      const usize states = old_db_.files().size();
+      FileCache::Cursor last{states > FileCache::kWindow ? states - FileCache::kWindow : 0};
+      const FileRecord* cached = old_db_.file(BuildDatabase::file_key(p), last);
       if (cached != nullptr && can_trust(*cached, *stamp)) {
         data_state_ = *cached;
         data_trusted_ = true;
@@ -400,8 +418,23 @@ void DataFileBuild::error_message(std::string text) {
   report_.ok = false;
 }
 
+void DataFileBuild::mark(const char* phase) {
+  if (!in_.options.timings) return;
+  const auto now = std::chrono::steady_clock::now();
+  timings_ += fmt::format("{}{} {:.2f} ms", timings_.empty() ? "" : ", ", phase,
+                          std::chrono::duration<double, std::milli>(now - last_mark_).count());
+  last_mark_ = now;
+}
+
 DataFileReport DataFileBuild::finish() {
   report_.seconds = seconds_since_start(start_);
+  if (in_.options.timings) {
+    mark("rest");
+    notify_([&](BuildObserver& o) {
+      o.message(log::Level::kInfo,
+                fmt::format("timings {}/{}: {}\n", platform_, report_.data_file, timings_));
+    });
+  }
   notify_([&](BuildObserver& o) { o.data_file_finished(report_); });
   return std::move(report_);
 }

@@ -1,6 +1,7 @@
 // Building one data file for one platform (internal to Builder::build), as named phases:
 //
-//   load_database   the old build database (damaged: a warning, and everything rebuilds)
+//   load_database   the old build database (damaged: a warning, and everything rebuilds), on
+//                   a thread of its own while the main thread runs
 //   read_commands   the process list of command files -> asset commands (command_files.h)
 //   run_jobs        every asset's handler on `jobs` threads (asset_job.h)
 //   tally           outcomes and errors into the report
@@ -30,20 +31,28 @@
 
 namespace keel::pipeline {
 
-// Serialises observer calls from the worker threads.
+// Serialises observer calls from the worker threads. While only one thread can call (the jobs
+// of a -j1 build: 20,000 calls for 10,000 assets), the lock is skipped.
 class Notifier {
  public:
   explicit Notifier(BuildObserver* observer) : observer_(observer) {}
   bool active() const { return observer_ != nullptr; }
+  // Set (from the one thread that calls now) before and after a single-threaded phase.
+  void set_single_threaded(bool single) { single_threaded_ = single; }
   template <typename F>
   void operator()(F&& f) {
     if (observer_ == nullptr) return;
+    if (single_threaded_) {
+      f(*observer_);
+      return;
+    }
     std::lock_guard lock(mutex_);
     f(*observer_);
   }
 
  private:
   BuildObserver* observer_;
+  bool single_threaded_ = false;
   std::mutex mutex_;
 };
 
@@ -83,6 +92,8 @@ class DataFileBuild {
   void save_database(const BuildDatabase& db);
   void error_message(std::string text);
   DataFileReport finish();
+  // BuildOptions::timings: the time since the previous mark, under `phase`.
+  void mark(const char* phase);
 
   Inputs in_;
   std::string platform_;
@@ -104,6 +115,8 @@ class DataFileBuild {
   bool repack_ = false;
   bool data_trusted_ = false;
   std::optional<FileRecord> data_state_;  // the data file's state, when it may stay
+  std::chrono::steady_clock::time_point last_mark_;
+  std::string timings_;  // "load_database 2.1 ms, ..." (BuildOptions::timings)
 };
 
 }  // namespace keel::pipeline
