@@ -134,6 +134,10 @@ class StoreBase {
   std::vector<Entity> entities_;
   std::vector<u32> slots_;  // entities_[d].index, 4 bytes a component: what a sparse view reads
   std::vector<u32> serials_;
+  // Counts the changes that may move a component or one of the arrays (adds, removals, swaps,
+  // compactions, reserve): a sparse view compares it after each call of its function to know
+  // whether the places it proved or the addresses it copied still hold.
+  u32 changes_ = 0;
   u32 next_serial_ = 1;
   u32 type_index_;
   Group* group_ = nullptr;
@@ -161,6 +165,7 @@ class ComponentStore final : public StoreBase {
       serials_[d] = take_serial();
       return data_[d];
     }
+    ++changes_;
     d = size();
     if constexpr (std::is_aggregate_v<C>) {
       data_.push_back(C{std::forward<Args>(args)...});
@@ -198,6 +203,7 @@ class ComponentStore final : public StoreBase {
   void erase(Entity e) override {
     u32 d = dense_index(e.index);
     if (d == kNone || entities_[d] != e) return;
+    ++changes_;
     if (group_ != nullptr) {
       group_->on_removing(e.index);
       d = sparse_[e.index];
@@ -218,6 +224,7 @@ class ComponentStore final : public StoreBase {
   }
 
   u32 erase_dying(std::span<const detail::EntitySlot> slots, u32 group_prefix) override {
+    ++changes_;
     const u32 n = size();
     u32 r = 0;
     while (r < n && !slots[entities_[r].index].dying) ++r;  // nothing moves before the first
@@ -265,6 +272,7 @@ class ComponentStore final : public StoreBase {
     }
   }
   void clear() override {
+    ++changes_;
     for (const Entity e : entities_) {
       sparse_[e.index] = kNone;
       if (group_ != nullptr) --group_->owned[e.index];
@@ -277,6 +285,7 @@ class ComponentStore final : public StoreBase {
   }
   void swap_dense(u32 a, u32 b) override {
     if (a == b) return;
+    ++changes_;
     std::swap(data_[a], data_[b]);
     std::swap(entities_[a], entities_[b]);
     std::swap(slots_[a], slots_[b]);
@@ -297,6 +306,7 @@ class ComponentStore final : public StoreBase {
   C& at_dense(u32 d) { return data_[d]; }
 
   void reserve(usize count) {
+    ++changes_;
     data_.reserve(count);
     entities_.reserve(count);
     slots_.reserve(count);

@@ -56,6 +56,17 @@ class View {
   explicit View(ComponentStore<Cs>&... stores) : stores_(&stores...) {}
 
   // fn(Entity, Cs&...) or fn(Cs&...) for every matching entity.
+  // A sparse walk goes through the driver in blocks of kBlock positions. A block whose entities
+  // sit in every other store in the same order (consecutive places, found from the block's first
+  // entity and proved by comparing the entity indices of the whole run, with no early exit so
+  // GCC vectorises it) is walked as parallel arrays with no lookup per entity; any other block
+  // looks each entity up. Which walk a block takes changes neither the entities visited nor
+  // their order (the driver's).
+#ifndef KEEL_VIEW_BLOCK
+#define KEEL_VIEW_BLOCK 256
+#endif
+  static constexpr u32 kBlock = KEEL_VIEW_BLOCK;
+
   template <typename Fn>
   void each(Fn&& fn) {
     const Walk walk = start();
@@ -184,15 +195,19 @@ class View {
     ((walk.driver_slot == Is ? each_driven_by<Is>(fn, walk.count) : void()), ...);
   }
   // The arrays a sparse walk reads, copied out of the stores so the loop keeps them in registers
-  // (GCC does not reload them per entity). fn may add components, which may move arrays: after
-  // each call the copy is compared with the stores and reloaded if one moved (with fn inlined and
-  // not touching the stores, GCC moves the comparison out of the loop).
+  // (GCC does not reload them per entity), with each store's change count (StoreBase::changes_).
+  // fn may add components, which may move arrays or, through a group, swap components: after
+  // each call the counts are compared with the stores' and everything is reloaded if one changed
+  // (with fn inlined and not touching the stores, GCC moves the comparison out of the loop).
   struct Arrays {
     const Entity* entities = nullptr;  // the driver's
     const u32* slots = nullptr;        // the driver's entity indices
     std::tuple<Cs*...> data;
     std::array<const u32*, N> sparse{};
     std::array<u32, N> sparse_size{};
+    std::array<const u32*, N> store_slots{};  // every store's entity indices, in dense order
+    std::array<u32, N> size{};
+    std::array<u32, N> changes{};
   };
   template <usize K, usize... Is>
   Arrays arrays(std::index_sequence<Is...>) const {
@@ -201,33 +216,82 @@ class View {
     a.slots = std::get<K>(stores_)->slots_.data();
     ((std::get<Is>(a.data) = std::get<Is>(stores_)->data_.data(),
       a.sparse[Is] = std::get<Is>(stores_)->sparse_.data(),
-      a.sparse_size[Is] = u32(std::get<Is>(stores_)->sparse_.size())),
+      a.sparse_size[Is] = u32(std::get<Is>(stores_)->sparse_.size()),
+      a.store_slots[Is] = std::get<Is>(stores_)->slots_.data(),
+      a.size[Is] = std::get<Is>(stores_)->size(), a.changes[Is] = std::get<Is>(stores_)->changes_),
      ...);
     return a;
   }
-  template <usize K, usize... Is>
-  bool moved(const Arrays& a, std::index_sequence<Is...>) const {
-    return a.entities != std::get<K>(stores_)->entities_.data() ||
-           a.slots != std::get<K>(stores_)->slots_.data() ||
-           ((std::get<Is>(a.data) != std::get<Is>(stores_)->data_.data() ||
-             a.sparse[Is] != std::get<Is>(stores_)->sparse_.data() ||
-             a.sparse_size[Is] != std::get<Is>(stores_)->sparse_.size()) ||
-            ...);
+  template <usize... Is>
+  bool changed(const Arrays& a, std::index_sequence<Is...>) const {
+    return ((a.changes[Is] != std::get<Is>(stores_)->changes_) || ...);
   }
 
   template <usize K, typename Fn>
   void each_driven_by(Fn& fn, u32 count) {
     Arrays a = arrays<K>(Indices{});
-    for (u32 i = 0; i < count; ++i) {
-      const u32 entity_index = a.slots[i];
-      Dense dense;
-      if (find_others<K>(a, entity_index, i, dense, Indices{})) {
-        visit(fn, a, i, dense, Indices{});
-        if (moved<K>(a, Indices{})) [[unlikely]]
-          a = arrays<K>(Indices{});
+    u32 i = 0;
+    while (i < count) {
+      const u32 end = count - i > kBlock ? i + kBlock : count;
+      Dense first;
+      if (in_order<K>(a, i, end - i, first, Indices{})) {
+        i = walk_in_order<K>(fn, a, i, end, first, Indices{});
+        continue;
+      }
+      for (; i < end; ++i) {
+        const u32 entity_index = a.slots[i];
+        Dense dense;
+        if (find_others<K>(a, entity_index, i, dense, Indices{})) {
+          visit(fn, a, i, dense, Indices{});
+          if (changed(a, Indices{})) [[unlikely]]
+            a = arrays<K>(Indices{});
+        }
       }
     }
   }
+
+  // Whether the driver's entities at [begin, begin + n) are, in that order, at [first[s],
+  // first[s] + n) of every other store s (the driver's own first is begin).
+  template <usize K, usize... Is>
+  static bool in_order(const Arrays& a, u32 begin, u32 n, Dense& first,
+                       std::index_sequence<Is...>) {
+    const u32* mine = a.slots + begin;
+    return ((Is == K ? (first[Is] = begin, true)
+                     : same_run(mine, n, a.sparse[Is], a.sparse_size[Is], a.store_slots[Is],
+                                a.size[Is], first[Is])) &&
+            ...);
+  }
+  static bool same_run(const u32* mine, u32 n, const u32* sparse, u32 sparse_size,
+                       const u32* theirs, u32 their_size, u32& first) {
+    first = mine[0] < sparse_size ? sparse[mine[0]] : StoreBase::kNone;
+    if (first >= their_size || their_size - first < n) return false;
+    theirs += first;
+    if (theirs[n - 1] != mine[n - 1]) return false;  // most blocks out of order fail here
+    // No early exit, so GCC vectorises the comparison.
+    u32 diff = 0;
+    for (u32 j = 0; j < n; ++j) diff |= theirs[j] ^ mine[j];
+    return diff == 0;
+  }
+
+  // fn over driver positions [begin, end), whose components are at first[s] + (position -
+  // begin) of every store s. Returns where the walk goes on: end, or the position after a call
+  // that changed a store (the arrays are then reloaded and the rest of the block looked up).
+  template <usize K, typename Fn, usize... Is>
+  u32 walk_in_order(Fn& fn, Arrays& a, u32 begin, u32 end, const Dense& first,
+                    std::index_sequence<Is...>) {
+    const Entity* entities = a.entities + begin;
+    const std::tuple<Cs*...> base{std::get<Is>(a.data) + first[Is]...};
+    const usize n = end - begin;
+    for (usize j = 0; j < n; ++j) {
+      call(fn, entities[j], std::get<Is>(base)[j]...);
+      if (changed(a, Indices{})) [[unlikely]] {
+        a = arrays<K>(Indices{});
+        return begin + u32(j) + 1;
+      }
+    }
+    return end;
+  }
+
   template <usize K, usize... Is>
   static bool find_others(const Arrays& a, u32 entity_index, u32 index, Dense& dense,
                           std::index_sequence<Is...>) {
