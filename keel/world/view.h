@@ -9,19 +9,26 @@
 // - grouped: when one group (World::group) owns exactly the types Cs, the matching entities are
 //   [0, group size) of every owned store, in the same order: the loop walks parallel dense
 //   arrays with no lookup and no test (the speed of a plain structure-of-arrays loop);
-// - sparse: otherwise the smallest store drives and each of its entities is looked up in the
-//   others (one sparse-array read per type), skipping the entities that miss one; the lookup
-//   gives the components' places, so nothing is searched twice. each() has one loop per
-//   possible driver (chosen at compile time), which tests only the other stores.
+// - sparse: otherwise the smallest store drives. each() walks it in blocks of kBlock places; a
+//   block whose entities sit in the same order at consecutive places of every other store is
+//   walked as parallel arrays (no lookup, vectorised by GCC), any other block looks each entity
+//   up in the others (one sparse-array read per type, skipping the entities that miss one). The
+//   order of a block is proved without reading anything when it lies in the stores' runs of
+//   consecutive entity indices (StoreBase::run_: entities made one after the other), else by
+//   comparing the block's entity indices with the other store's (4 + 4 bytes an entity, with no
+//   early exit, so vectorised). Either way the entities visited and their order (the driver's)
+//   are the same. each() has one loop per possible driver (chosen at compile time); range-for
+//   looks every entity up.
 // A view allocates nothing. Dead entities are never visited: killing ends an entity's
 // components at World::flush(), and a view does not keep anything between iterations.
 //
 // While iterating: components may be read and written; removals and kills are deferred to the
 // flush, so nothing moves under the loop. Adding a component of one of the types Cs may move
 // that type's components (references taken before are then stale; the loop keeps copies of the
-// arrays' addresses but compares them with the stores' after every step and reloads them, so it
-// stays safe); entities that get all of Cs during the loop are not visited, and
-// adding a component of a grouped type may reorder the entities of an iterating sparse view.
+// arrays' addresses but compares them (range-for) or the stores' change counts (each) with the
+// stores' after every step and reloads them, so it stays safe); entities that get all of Cs during
+// the loop are not visited, and adding a component of a grouped type may reorder the entities of an
+// iterating sparse view.
 #pragma once
 
 #include "keel/core/types.h"
@@ -55,18 +62,11 @@ class View {
 
   explicit View(ComponentStore<Cs>&... stores) : stores_(&stores...) {}
 
-  // fn(Entity, Cs&...) or fn(Cs&...) for every matching entity.
-  // A sparse walk goes through the driver in blocks of kBlock positions. A block whose entities
-  // sit in every other store in the same order (consecutive places, found from the block's first
-  // entity and proved by comparing the entity indices of the whole run, with no early exit so
-  // GCC vectorises it) is walked as parallel arrays with no lookup per entity; any other block
-  // looks each entity up. Which walk a block takes changes neither the entities visited nor
-  // their order (the driver's).
-#ifndef KEEL_VIEW_BLOCK
-#define KEEL_VIEW_BLOCK 256
-#endif
-  static constexpr u32 kBlock = KEEL_VIEW_BLOCK;
+  // The sparse each()'s block, in driver places (above). 128 measured slower (more per-block
+  // work), 512 and 1024 no faster.
+  static constexpr u32 kBlock = 256;
 
+  // fn(Entity, Cs&...) or fn(Cs&...) for every matching entity.
   template <typename Fn>
   void each(Fn&& fn) {
     const Walk walk = start();
@@ -208,6 +208,8 @@ class View {
     std::array<const u32*, N> store_slots{};  // every store's entity indices, in dense order
     std::array<u32, N> size{};
     std::array<u32, N> changes{};
+    std::array<u32, N> run{};    // StoreBase::run_
+    std::array<u32, N> first{};  // the entity index at dense place 0 (when run > 0)
   };
   template <usize K, usize... Is>
   Arrays arrays(std::index_sequence<Is...>) const {
@@ -218,7 +220,9 @@ class View {
       a.sparse[Is] = std::get<Is>(stores_)->sparse_.data(),
       a.sparse_size[Is] = u32(std::get<Is>(stores_)->sparse_.size()),
       a.store_slots[Is] = std::get<Is>(stores_)->slots_.data(),
-      a.size[Is] = std::get<Is>(stores_)->size(), a.changes[Is] = std::get<Is>(stores_)->changes_),
+      a.size[Is] = std::get<Is>(stores_)->size(), a.changes[Is] = std::get<Is>(stores_)->changes_,
+      a.run[Is] = std::get<Is>(stores_)->run_,
+      a.first[Is] = a.run[Is] > 0 ? std::get<Is>(stores_)->slots_[0] : 0),
      ...);
     return a;
   }
@@ -229,25 +233,32 @@ class View {
 
   template <usize K, typename Fn>
   void each_driven_by(Fn& fn, u32 count) {
+    (std::get<ComponentStore<Cs>*>(stores_)->extend_run(), ...);
     Arrays a = arrays<K>(Indices{});
     u32 i = 0;
     while (i < count) {
       const u32 end = count - i > kBlock ? i + kBlock : count;
       Dense first;
-      if (in_order<K>(a, i, end - i, first, Indices{})) {
-        i = walk_in_order<K>(fn, a, i, end, first, Indices{});
-        continue;
-      }
-      for (; i < end; ++i) {
-        const u32 entity_index = a.slots[i];
-        Dense dense;
-        if (find_others<K>(a, entity_index, i, dense, Indices{})) {
-          visit(fn, a, i, dense, Indices{});
-          if (changed(a, Indices{})) [[unlikely]]
-            a = arrays<K>(Indices{});
-        }
+      i = in_order<K>(a, i, end - i, first, Indices{})
+              ? walk_in_order(fn, a, i, end, first, Indices{})
+              : walk_looked_up<K>(fn, a, i, end);
+      if (changed(a, Indices{})) [[unlikely]]
+        a = arrays<K>(Indices{});  // one place (inlined arrays() are big): GCC's unit growth
+    }
+  }
+  // Driver positions [begin, end), each entity looked up in the other stores. Returns end, or
+  // the position after a call that changed a store.
+  template <usize K, typename Fn>
+  u32 walk_looked_up(Fn& fn, const Arrays& a, u32 begin, u32 end) {
+    for (u32 i = begin; i < end; ++i) {
+      Dense dense;
+      if (find_others<K>(a, a.slots[i], i, dense, Indices{})) {
+        visit(fn, a, i, dense, Indices{});
+        if (changed(a, Indices{})) [[unlikely]]
+          return i + 1;
       }
     }
+    return end;
   }
 
   // Whether the driver's entities at [begin, begin + n) are, in that order, at [first[s],
@@ -256,38 +267,48 @@ class View {
   static bool in_order(const Arrays& a, u32 begin, u32 n, Dense& first,
                        std::index_sequence<Is...>) {
     const u32* mine = a.slots + begin;
+    // Inside the driver's run, the block's entities are a.first[K] + begin + [0, n): where the
+    // other store's run holds all of them, their places are known with no read.
+    const bool in_run = begin + n <= a.run[K];
+    const u32 entity = a.first[K] + begin;
     return ((Is == K ? (first[Is] = begin, true)
-                     : same_run(mine, n, a.sparse[Is], a.sparse_size[Is], a.store_slots[Is],
-                                a.size[Is], first[Is])) &&
+             : (in_run && entity >= a.first[Is] && a.run[Is] >= n &&
+                entity - a.first[Is] <= a.run[Is] - n)
+                 ? (first[Is] = entity - a.first[Is], true)
+                 : (first[Is] = same_run(mine, n, a.sparse[Is], a.sparse_size[Is],
+                                         a.store_slots[Is], a.size[Is])) != StoreBase::kNone) &&
             ...);
   }
-  static bool same_run(const u32* mine, u32 n, const u32* sparse, u32 sparse_size,
-                       const u32* theirs, u32 their_size, u32& first) {
-    first = mine[0] < sparse_size ? sparse[mine[0]] : StoreBase::kNone;
-    if (first >= their_size || their_size - first < n) return false;
+  // Where the driver's entities mine[0, n) sit in a store, in that order and consecutive; kNone
+  // if they do not. Out of line: called once a block per store, and inlined into every driver's
+  // loop it made GCC stop inlining elsewhere in the bench's translation unit (its unit growth
+  // limit: World::create's vector appends became calls). Returns its answer rather than writing
+  // through a reference, which would let the block's places escape and keep GCC from
+  // vectorising walk_in_order.
+  [[gnu::noinline]] static u32 same_run(const u32* mine, u32 n, const u32* sparse, u32 sparse_size,
+                                        const u32* theirs, u32 their_size) {
+    const u32 first = mine[0] < sparse_size ? sparse[mine[0]] : StoreBase::kNone;
+    if (first >= their_size || their_size - first < n) return StoreBase::kNone;
     theirs += first;
-    if (theirs[n - 1] != mine[n - 1]) return false;  // most blocks out of order fail here
+    if (theirs[n - 1] != mine[n - 1]) return StoreBase::kNone;  // most such blocks fail here
     // No early exit, so GCC vectorises the comparison.
     u32 diff = 0;
     for (u32 j = 0; j < n; ++j) diff |= theirs[j] ^ mine[j];
-    return diff == 0;
+    return diff == 0 ? first : StoreBase::kNone;
   }
 
   // fn over driver positions [begin, end), whose components are at first[s] + (position -
-  // begin) of every store s. Returns where the walk goes on: end, or the position after a call
-  // that changed a store (the arrays are then reloaded and the rest of the block looked up).
-  template <usize K, typename Fn, usize... Is>
-  u32 walk_in_order(Fn& fn, Arrays& a, u32 begin, u32 end, const Dense& first,
+  // begin) of every store s. Returns end, or the position after a call that changed a store.
+  template <typename Fn, usize... Is>
+  u32 walk_in_order(Fn& fn, const Arrays& a, u32 begin, u32 end, const Dense& first,
                     std::index_sequence<Is...>) {
     const Entity* entities = a.entities + begin;
     const std::tuple<Cs*...> base{std::get<Is>(a.data) + first[Is]...};
     const usize n = end - begin;
     for (usize j = 0; j < n; ++j) {
       call(fn, entities[j], std::get<Is>(base)[j]...);
-      if (changed(a, Indices{})) [[unlikely]] {
-        a = arrays<K>(Indices{});
+      if (changed(a, Indices{})) [[unlikely]]
         return begin + u32(j) + 1;
-      }
     }
     return end;
   }
