@@ -1,7 +1,10 @@
 // Entities and components (keel/world) against a plain structure-of-arrays loop on the same work
 // in the same run: 1,000,000 entities with a position and a velocity, position += velocity * dt.
 // - grouped view (World::group<Position, Velocity>: parallel dense arrays), with each() and with
-//   range-for; the same view without a group (a sparse-set walk with lookups);
+//   range-for; the same view without a group (a sparse-set walk in blocks: its entities were made
+//   one after the other, so the stores' runs of consecutive ids prove the blocks' order); the
+//   same with every other entity id skipped (no runs: each block's order is proved by comparing
+//   the two stores' entity ids);
 // - a third, sparse component (10% of the entities) in the view;
 // - creating and destroying 1,000,000 entities with two components (kill + flush);
 // - adding and removing one component on an entity of a 1,000,000-entity world.
@@ -34,12 +37,14 @@ struct Marker {
   u32 value = 0;
 };
 
-void fill(World& world, bool grouped, bool sparse) {
+// `gaps`: an entity with no component after each one with them (ids not consecutive).
+void fill(World& world, bool grouped, bool sparse, bool gaps = false) {
   if (grouped) world.group<Position, Velocity>();
-  world.reserve(kCount);
+  world.reserve(gaps ? 2 * kCount : kCount);
   world.store<Position>().reserve(kCount);
   world.store<Velocity>().reserve(kCount);
   for (usize i = 0; i < kCount; ++i) {
+    if (gaps) world.create();
     const Entity e = world.create();
     world.create<Position>(e, f32(i), 0.f);
     world.create<Velocity>(e, 1.f, f32(i % 7));
@@ -105,6 +110,19 @@ void BM_SparseView(benchmark::State& state) {
 }
 BENCHMARK(BM_SparseView)->Unit(benchmark::kMicrosecond);
 
+void BM_SparseViewNoRuns(benchmark::State& state) {
+  World world;
+  fill(world, false, false, true);
+  for (auto _ : state) {
+    world.view<Position, Velocity>().each([](Position& p, const Velocity& v) {
+      p.x += v.x * kDt;
+      p.y += v.y * kDt;
+    });
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_SparseViewNoRuns)->Unit(benchmark::kMicrosecond);
+
 void BM_ThirdSparseComponent(benchmark::State& state) {
   World world;
   fill(world, true, true);
@@ -162,6 +180,8 @@ KEEL_BENCH_RATIO("ecs grouped view range-for, 1M x 2 components vs plain SoA loo
                  "BM_GroupedViewRangeFor", "BM_PlainSoA");
 KEEL_BENCH_RATIO("ecs sparse-set view (no group), 1M x 2 components vs plain SoA loop",
                  "BM_SparseView", "BM_PlainSoA");
+KEEL_BENCH_RATIO("ecs sparse-set view, entity ids not consecutive (blocks compared), vs plain SoA",
+                 "BM_SparseViewNoRuns", "BM_PlainSoA");
 KEEL_BENCH_RATIO("ecs view with a third 10% component vs plain SoA loop over all 1M",
                  "BM_ThirdSparseComponent", "BM_PlainSoA");
 

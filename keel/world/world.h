@@ -150,9 +150,10 @@ class World {
   template <typename C>
   ComponentStore<C>& store() {
     const u32 index = component_type_index<C>();
-    if (index >= stores_.size()) stores_.resize(index + 1);
-    if (!stores_[index]) stores_[index] = std::make_unique<ComponentStore<C>>();
-    return static_cast<ComponentStore<C>&>(*stores_[index]);
+    if (index < stores_.size() && stores_[index]) [[likely]] {
+      return static_cast<ComponentStore<C>&>(*stores_[index]);
+    }
+    return make_store<C>(index);
   }
   template <typename C>
   ComponentStore<C>* find_store() const {
@@ -254,6 +255,15 @@ class World {
     return static_cast<detail::Channel<E>&>(*channels_[index]);
   }
 
+  // store()'s first use of C, out of line so that store() stays small enough to be inlined
+  // wherever components are made (a translation unit at GCC's inlining budget, like the ECS
+  // bench's, otherwise makes it a call per create<C>).
+  template <typename C>
+  [[gnu::noinline]] ComponentStore<C>& make_store(u32 index) {
+    if (index >= stores_.size()) stores_.resize(index + 1);
+    if (!stores_[index]) stores_[index] = std::make_unique<ComponentStore<C>>();
+    return static_cast<ComponentStore<C>&>(*stores_[index]);
+  }
   bool end_component(StoreBase* store, Entity e, bool done);
   bool make_group(std::span<StoreBase* const> stores);
   void track_store(StoreBase& store);
