@@ -670,14 +670,14 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
   for (u32 i = 0; i < count; ++i) {
     const detail::TypePlan& plan = *classes[kinds[i]].plan;
     std::unique_ptr<SaveObject> object = plan.create();
-    if (!object || &typeid(*object) != plan.type) {
+    SaveObject* const raw = object.get();
+    if (raw == nullptr || &typeid(*raw) != plan.type) {
       // Not the class the plan was measured on: the book's passes (virtual hooks) take the set.
       clear_objects(0, i);
       s.created.resize(first_created);
       s.objects.clear();
       return false;
     }
-    SaveObject* raw = object.get();
     std::byte* const base = reinterpret_cast<std::byte*>(raw) - plan.object_at;
     s.created.push_back(std::move(object));
     s.objects.push_back(raw);
