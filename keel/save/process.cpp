@@ -439,22 +439,300 @@ const std::byte* scout_object(const SaveFile::Impl& s, const detail::TypePlan& p
   return p;
 }
 
-Status load_set(SaveFile& file, SaveFile::Impl& s) {
-  if (s.data_left != 0) {
-    return s.fail(usage_error(fmt::format(
-        "process_objects() with {} bytes of client data unread; get() them first", s.data_left)));
+u32 load32(const std::byte* p) {
+  u32 v = 0;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+// The classes of a set loaded by load_fused: each object's class is a one-byte index into them.
+struct FusedClass {
+  const detail::TypePlan* plan;
+  std::ptrdiff_t object_at;              // plan->object_at
+  std::vector<const detail::Op*> links;  // its block and object pointer ops
+  // Per link and target class: the adjustment from the target's SaveObject to the slot's type,
+  // learned from the record's checked conversion on the first such target (kUnknown until then;
+  // kWrongClass when it refused).
+  std::vector<std::ptrdiff_t> casts;
+};
+constexpr std::ptrdiff_t kUnknown = PTRDIFF_MIN;
+constexpr std::ptrdiff_t kWrongClass = PTRDIFF_MIN + 1;
+
+// Nulls the link slots of `links` [from, end) in the object at `base`: a slot still holding a
+// parked index (load_fused) must not reach a destructor.
+void clear_links(const FusedClass& c, std::byte* base, usize from) {
+  for (usize k = from; k < c.links.size(); ++k) {
+    const detail::Op& op = *c.links[k];
+    if (op.kind == OpKind::kPointer) op.record->set_pointer(base + op.offset, nullptr);
+    if (op.kind == OpKind::kObject) op.record->set_object(base + op.offset, nullptr);
   }
-  u8 tag = 0;
-  u32 count = 0;
-  if (!s.reader.value(tag) || tag != kSetSection) {
-    return s.fail(corrupt(s,
-                          "no object set here (the save has fewer sets, or client data was "
-                          "not read)"));
+}
+
+// Reads one object's stream into the object at `base` (load_fused's first pass): passive bytes
+// in place, links parked in their slots (an object index; a block index with the offset in the
+// high half). Returns why it failed (`in` at the failed op, `failed` its index), else null.
+const char* read_parked(const detail::TypePlan& plan, std::byte* base, const std::byte*& in,
+                        const std::byte* end, u64 block_count, u32 count, usize& failed) {
+  const std::byte* p = in;
+  const char* why = nullptr;
+  usize k = 0;
+  for (const usize n = plan.ops.size(); k < n; ++k) {
+    const detail::Op& op = plan.ops[k];
+    std::byte* const slot = base + op.offset;
+    if (op.kind == OpKind::kPassive || op.kind == OpKind::kGone) {
+      if (static_cast<usize>(end - p) < op.length) {
+        why = "data ends early";
+        break;
+      }
+      if (op.kind == OpKind::kPassive) detail::copy_bytes(slot, p, op.length);
+      p += op.length;
+      continue;
+    }
+    if (end - p < 4) {
+      why = "data ends early";
+      break;
+    }
+    u64 parked = load32(p);
+    if (op.kind == OpKind::kPointer) {
+      if (parked != 0) {
+        if (end - p < 8) {
+          p += 4;
+          why = "data ends early";
+          break;
+        }
+        if (parked > block_count) {
+          why = "block index out of range";
+          break;
+        }
+        parked |= u64{load32(p + 4)} << 32;
+        p += 4;
+      }
+    } else if (parked > count) {
+      why = "object index out of range";
+      break;
+    }
+    p += 4;
+    std::memcpy(slot, &parked, sizeof parked);
   }
-  if (!s.reader.value(count) || count > kMaxObjects || u64{count} * 4 > s.reader.remaining()) {
-    return s.fail(corrupt(s, "object count is out of range"));
+  in = p;
+  failed = k;
+  return why;
+}
+
+// load_fused's second pass: every parked link of the set's objects becomes a pointer. Returns
+// why one failed (`failed_object`, `failed_link`: the object and its link; that link and the
+// ones after it still hold parked values), else null.
+const char* fix_links(std::vector<FusedClass>& classes, const u8* kinds, SaveObject* const* objects,
+                      u32 count, const SaveFile::Impl::Block* blocks, usize caller_blocks,
+                      usize& failed_object, usize& failed_link) {
+  const usize class_count = classes.size();
+  for (u32 i = 0; i < count; ++i) {
+    FusedClass& c = classes[kinds[i]];
+    std::byte* const base = reinterpret_cast<std::byte*>(objects[i]) - c.object_at;
+    const usize links = c.links.size();
+    for (usize k = 0; k < links; ++k) {
+      const detail::Op& op = *c.links[k];
+      std::byte* const slot = base + op.offset;
+      u64 parked = 0;
+      std::memcpy(&parked, slot, sizeof parked);
+      const auto index = static_cast<u32>(parked);
+      if (index == 0) continue;  // parked as zero bits: a null pointer
+      const char* why = nullptr;
+      if (op.kind == OpKind::kObject) {
+        SaveObject* const target = objects[index - 1];
+        std::ptrdiff_t& cast = c.casts[k * class_count + kinds[index - 1]];
+        if (cast == kUnknown) {
+          if (op.record->set_object(slot, target)) {
+            std::byte* stored = nullptr;
+            std::memcpy(&stored, slot, sizeof stored);
+            cast = stored - reinterpret_cast<std::byte*>(target);
+          } else {
+            cast = kWrongClass;
+          }
+        }
+        if (cast != kWrongClass) {
+          std::byte* const to = reinterpret_cast<std::byte*>(target) + cast;
+          std::memcpy(slot, &to, sizeof to);
+          continue;
+        }
+        why = "points to an object of the wrong class";
+      } else {
+        const auto offset = static_cast<u32>(parked >> 32);
+        // The caller's blocks, then one per object of the set (its complete object).
+        const std::byte* block_base = nullptr;
+        usize block_length = 0;
+        if (index <= caller_blocks) {
+          block_base = blocks[index - 1].base;
+          block_length = blocks[index - 1].length;
+        } else {
+          const usize o = index - caller_blocks - 1;
+          const FusedClass& of = classes[kinds[o]];
+          block_base = reinterpret_cast<const std::byte*>(objects[o]) - of.object_at;
+          block_length = of.plan->size;
+        }
+        auto* target = const_cast<std::byte*>(block_base) + offset;
+        // Alignments are powers of two.
+        if (offset >= block_length) {
+          why = "offset beyond its block";
+        } else if ((reinterpret_cast<uintptr_t>(target) & (op.record->target_align - 1)) != 0) {
+          why = "pointer is misaligned for its type";
+        } else {
+          // (What the record's set_pointer stores: a T* made from a void* has its bits.)
+          std::memcpy(slot, &target, sizeof target);
+          continue;
+        }
+      }
+      failed_object = i;
+      failed_link = k;
+      return why;
+    }
   }
+  return nullptr;
+}
+
+// A set whose classes all keep the default pre_load and load hooks (no game code runs between
+// creating the objects and reading them, and none declares a block) loads as a hand-written
+// loader with an index table would: each object is created and its stream read at once, while
+// it is in cache, with its links (an object index, or a block index and offset) parked in the
+// pointer slots themselves; a second pass turns them into pointers once every object exists.
+// The per-object bookkeeping is the object list and one byte (its class); objects' own blocks
+// are found from the object list (with no hook, block i of the set's objects follows the
+// caller's blocks). Every check of the book's passes is made (ranges in the first pass, block
+// offsets, alignment and classes in the second); a failure nulls every parked slot before the
+// objects are dropped. Returns false, having changed nothing, when the set needs the book's
+// passes (a hook of its own, an unknown save id, a factory making another class, blocks or
+// custom data other than a hook-less save writes): they run and report any error as before.
+bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
+  const ByteSpan data = s.reader.data();
+  const std::byte* const body = data.data();
+  const usize ids_at = s.reader.pos();
+  const usize header_at = ids_at + usize{count} * 4;  // load_set checked count * 4 <= remaining
+  if (data.size() - header_at < 12) return false;
+  const u32 hash = load32(body + header_at);
+  u64 data_size = 0;
+  std::memcpy(&data_size, body + header_at + 4, 8);
+  const usize data_at = header_at + 12;
+  if (data_size > data.size() - data_at || data.size() - data_at - data_size < 8) return false;
+  const usize data_end = data_at + static_cast<usize>(data_size);
+  u64 extras = 1;
+  std::memcpy(&extras, body + data_end, 8);
+  if (extras != 0 || hash != block_hash(s)) return false;
+  // Every object's class, through a direct-mapped save id cache.
+  std::vector<FusedClass> classes;
+  struct IdSlot {
+    u32 id = 0;
+    u32 cls = UINT32_MAX;
+  };
+  std::array<IdSlot, 64> by_id{};
+  constexpr u8 kDefaults = detail::kKeepsPreLoad | detail::kKeepsLoad;
+  std::vector<u8>& kinds = s.kinds;
+  kinds.resize(count);  // bounded by the file: each object's save id took 4 of its bytes
+  for (u32 i = 0; i < count; ++i) {
+    const u32 id = load32(body + ids_at + 4 * usize{i});
+    IdSlot& slot = by_id[id % by_id.size()];
+    if (slot.cls == UINT32_MAX || slot.id != id) {
+      const detail::TypePlan* plan = s.active->find(id);
+      if (plan == nullptr || plan->type == nullptr || (plan->keeps & kDefaults) != kDefaults) {
+        return false;
+      }
+      u32 c = 0;
+      while (c < classes.size() && classes[c].plan != plan) ++c;
+      if (c == classes.size()) {
+        if (c > UINT8_MAX) return false;
+        FusedClass added{plan, plan->object_at, {}, {}};
+        for (const detail::Op& op : plan->ops) {
+          if (op.kind == OpKind::kPointer || op.kind == OpKind::kObject) added.links.push_back(&op);
+        }
+        classes.push_back(std::move(added));
+      }
+      slot = {id, c};
+    }
+    kinds[i] = static_cast<u8>(slot.cls);
+  }
+  for (FusedClass& c : classes) c.casts.assign(c.links.size() * classes.size(), kUnknown);
   const usize first_created = s.created.size();
+  const usize caller_blocks = s.blocks.size();
+  s.created.reserve(first_created + count);
+  s.objects.reserve(count);
+  s.extra_data.clear();
+  s.extra_next = 0;
+  s.phase = Phase::kLoad;
+  const u64 block_count = caller_blocks + u64{count};
+  const std::byte* in = body + data_at;
+  const std::byte* const end = body + data_end;
+  const auto base_of = [&](usize i) {
+    return reinterpret_cast<std::byte*>(s.objects[i]) - classes[kinds[i]].plan->object_at;
+  };
+  // Nulls every parked slot of objects [from, to).
+  const auto clear_objects = [&](usize from, usize to) {
+    for (usize i = from; i < to; ++i) clear_links(classes[kinds[i]], base_of(i), 0);
+  };
+  for (u32 i = 0; i < count; ++i) {
+    const detail::TypePlan& plan = *classes[kinds[i]].plan;
+    std::unique_ptr<SaveObject> object = plan.create();
+    SaveObject* const raw = object.get();
+    if (raw == nullptr || &typeid(*raw) != plan.type) {
+      // Not the class the plan was measured on: the book's passes (virtual hooks) take the set.
+      clear_objects(0, i);
+      s.created.resize(first_created);
+      s.objects.clear();
+      return false;
+    }
+    std::byte* const base = reinterpret_cast<std::byte*>(raw) - plan.object_at;
+    s.created.push_back(std::move(object));
+    s.objects.push_back(raw);
+    s.current = i + 1;
+    usize failed = 0;
+    const char* why = read_parked(plan, base, in, end, block_count, count, failed);
+    if (why != nullptr) {
+      clear_objects(0, i);
+      const FusedClass& c = classes[kinds[i]];
+      const detail::Op& op = plan.ops[failed];
+      // The links before the failed op hold parked values; the rest the constructor's.
+      usize parked = 0;
+      while (parked < c.links.size() && c.links[parked] < &op) ++parked;
+      FusedClass first{c.plan,
+                       c.object_at,
+                       {c.links.begin(), c.links.begin() + static_cast<std::ptrdiff_t>(parked)},
+                       {}};
+      clear_links(first, base, 0);
+      s.reader.seek(static_cast<usize>(in - body));
+      result = s.fail(
+          Error(ErrorCode::kCorrupt,
+                fmt::format("save data corrupt at body byte {}: object {} ({}) member '{}': {}",
+                            s.reader.pos(), i + 1, plan.name, op.record->name, why)));
+      return true;
+    }
+  }
+  if (in != end) {
+    clear_objects(0, count);
+    s.reader.seek(static_cast<usize>(in - body));
+    result = s.fail(corrupt(s, "object data is longer than the templates read"));
+    return true;
+  }
+  // The links, now that every object exists.
+  usize failed_object = 0;
+  usize failed_link = 0;
+  const char* why = fix_links(classes, kinds.data(), s.objects.data(), count, s.blocks.data(),
+                              caller_blocks, failed_object, failed_link);
+  if (why != nullptr) {
+    const FusedClass& c = classes[kinds[failed_object]];
+    clear_links(c, base_of(failed_object), failed_link);
+    clear_objects(failed_object + 1, count);
+    s.current = static_cast<u32>(failed_object + 1);
+    result = s.fail(
+        Error(ErrorCode::kCorrupt,
+              fmt::format("save data corrupt: object {} ({}) member '{}': {}", failed_object + 1,
+                          c.plan->name, c.links[failed_link]->record->name, why)));
+    return true;
+  }
+  s.reader.seek(data_end + 8);  // the custom data table, empty
+  result = {};
+  return true;
+}
+
+// The book's passes: pre_load of every object (creating them), then load of every object.
+Status load_passes(SaveFile& file, SaveFile::Impl& s, u32 count) {
   s.phase = Phase::kPreLoad;
   KEEL_SAVE_TRY(create_objects(file, s, count));
   u32 hash = 0;
@@ -492,11 +770,10 @@ Status load_set(SaveFile& file, SaveFile::Impl& s) {
       KEEL_SAVE_TRY(s.check());
     }
     if (s.extra_reader.remaining() != 0) {
-      return s.fail(
-          Error(ErrorCode::kCorrupt,
-                fmt::format("object {} ({}) left {} bytes of its custom data unread: "
-                            "load() must read what save() wrote",
-                            i + 1, plan_of(s, *s.objects[i])->name, s.extra_reader.remaining())));
+      return s.fail(Error(ErrorCode::kCorrupt,
+                          fmt::format("object {} ({}) left {} bytes of its custom data unread: "
+                                      "load() must read what save() wrote",
+                                      i + 1, info.plan->name, s.extra_reader.remaining())));
     }
   }
   if (s.reader.pos() != data_end) {
@@ -506,11 +783,31 @@ Status load_set(SaveFile& file, SaveFile::Impl& s) {
   u64 extras = 0;
   s.reader.value(extras);
   s.reader.skip(static_cast<usize>(extras));
+  return {};
+}
+
+Status load_set(SaveFile& file, SaveFile::Impl& s) {
+  if (s.data_left != 0) {
+    return s.fail(usage_error(fmt::format(
+        "process_objects() with {} bytes of client data unread; get() them first", s.data_left)));
+  }
+  u8 tag = 0;
+  u32 count = 0;
+  if (!s.reader.value(tag) || tag != kSetSection) {
+    return s.fail(corrupt(s,
+                          "no object set here (the save has fewer sets, or client data was "
+                          "not read)"));
+  }
+  if (!s.reader.value(count) || count > kMaxObjects || u64{count} * 4 > s.reader.remaining()) {
+    return s.fail(corrupt(s, "object count is out of range"));
+  }
+  Status st;
+  if (!load_fused(s, count, st)) st = load_passes(file, s, count);
+  if (!st) return st;
   std::span<SaveObject* const> set(s.objects);
   if (s.upgrade != nullptr) KEEL_SAVE_TRY((*s.upgrade)(set));
-  for (usize i = first_created; i < s.created.size(); ++i) {
-    s.created_raw.push_back(s.created[i].get());
-  }
+  // The set's objects are the ones it created, in order.
+  s.created_raw.insert(s.created_raw.end(), s.objects.begin(), s.objects.end());
   return {};
 }
 

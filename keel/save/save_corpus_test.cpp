@@ -40,6 +40,13 @@ std::vector<std::pair<std::string, ByteBuffer>> seeds(const SaveSystem& system) 
     out.emplace_back("file_" + name + ".bin", with_mode(0, f.bytes()));
     if (c == Compression::kNone) out.emplace_back("body.bin", with_mode(1, f.body()));
   }
+  const SaveSystem plain = testing::plain_system();
+  alignas(8) char level[64] = "plain-level";
+  ByteBuffer body;
+  if (auto file = testing::save_plain_scene(plain, level, {Compression::kNone}, &body)) {
+    out.emplace_back("plain_stored.bin", with_mode(2, *file));
+    out.emplace_back("plain_body.bin", with_mode(3, body));
+  }
   return out;
 }
 
@@ -47,8 +54,9 @@ TEST(SaveCorpus, SeedsLoad) {
   SaveSystem system = testing::book_system();
   const std::filesystem::path dir =
       std::filesystem::path(KEEL_SOURCE_DIR) / "fuzz/corpus/save_loader";
+  const SaveSystem plain = testing::plain_system();
   const auto all = seeds(system);
-  ASSERT_EQ(all.size(), 3u);
+  ASSERT_EQ(all.size(), 5u);
   if (std::getenv("KEEL_WRITE_SAVE_CORPUS") != nullptr) {
     std::filesystem::create_directories(dir);
     for (const auto& [name, bytes] : all)
@@ -57,8 +65,8 @@ TEST(SaveCorpus, SeedsLoad) {
   for (const auto& [name, bytes] : all) {
     auto text = read_file(dir / name);
     ASSERT_TRUE(text) << name;
-    if (name == "body.bin") continue;
-    SaveFile f(system);
+    if (name.ends_with("body.bin")) continue;
+    SaveFile f(name.starts_with("plain") ? plain : system);
     alignas(8) static char level[64] = {};
     Status st = f.begin_load_bytes(as_bytes(*text).subspan(1));
     u32 client = 0;

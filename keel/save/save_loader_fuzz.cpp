@@ -1,7 +1,9 @@
 // Fuzz target over the save loader. The first byte picks the mode:
 //   0: the rest is a whole save file (container, checksums, compression, then the objects);
 //   1: the rest is an object stream, sealed into a valid container first, so mutations reach
-//      the object loader behind the checksums.
+//      the object loader behind the checksums;
+//   2, 3: as 0 and 1 with testing::plain_system() (classes keeping every default hook: the
+//      one-pass load with parked links) instead of the book's classes.
 // Must never crash or leak; allocations are bounded by LoadLimits and by the input's size.
 #include "keel/save/format.h"
 #include "keel/save/save_file.h"
@@ -14,11 +16,15 @@ using namespace keel;
 using namespace keel::save;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const SaveSystem system = testing::book_system();
+  // The book's classes (hooks of their own: the book's passes), or classes keeping every default
+  // hook (loaded in one pass with parked links): bit 1 of the first byte.
+  static const SaveSystem book = testing::book_system();
+  static const SaveSystem plain = testing::plain_system();
   if (size < 1) return 0;
+  const SaveSystem& system = (data[0] & 2) != 0 ? plain : book;
   ByteSpan input(reinterpret_cast<const std::byte*>(data) + 1, size - 1);
   ByteBuffer sealed;
-  if (data[0] == 1) {
+  if ((data[0] & 1) != 0) {
     FileHeader header;
     header.compression = Compression::kNone;
     header.version = system.version();

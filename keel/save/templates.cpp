@@ -176,31 +176,6 @@ Status SaveFile::save_template(SaveObject& object) {
   return {};
 }
 
-namespace {
-
-// Stores object `index` (1-based, 0 = null) in an object record's slot. The record's checked
-// conversion (a dynamic_cast) runs once per slot type and target type; later targets of the same
-// type reuse the pointer adjustment it made, without touching the target.
-bool set_target(SaveFile::Impl& s, const detail::Op& op, std::byte* slot, u32 index) {
-  if (index == 0) return op.record->set_object(slot, nullptr);
-  const auto [target, type] = s.targets[index - 1];
-  const auto key = reinterpret_cast<uintptr_t>(op.record) ^ reinterpret_cast<uintptr_t>(type);
-  SaveFile::Impl::Cast& cast = s.casts[(key >> 4) % s.casts.size()];
-  auto* from = reinterpret_cast<std::byte*>(target);
-  if (cast.record == op.record && cast.type == type) {
-    std::byte* to = from + cast.delta;
-    std::memcpy(slot, &to, sizeof to);
-    return true;
-  }
-  if (!op.record->set_object(slot, target)) return false;
-  std::byte* stored = nullptr;
-  std::memcpy(&stored, slot, sizeof stored);
-  cast = {op.record, type, stored - from};
-  return true;
-}
-
-}  // namespace
-
 Status SaveFile::pre_load_template(SaveObject& object) {
   Impl& s = *impl_;
   if (current_info(s, object, Phase::kPreLoad) != nullptr) return {};
@@ -282,7 +257,7 @@ Status detail::read_object(SaveFile::Impl& s, const TypePlan& plan, std::byte* b
         if (end - in < 4) return bad(op, "data ends early");
         read32(index);
         if (index > object_count) return bad(op, "object index out of range");
-        if (!set_target(s, op, slot, index)) {
+        if (!detail::set_target(s, op, slot, index)) {
           return bad(op, "points to an object of the wrong class");
         }
         break;

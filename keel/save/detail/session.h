@@ -6,6 +6,7 @@
 #include "keel/save/save_file.h"
 
 #include <array>
+#include <cstring>
 #include <optional>
 #include <typeinfo>
 #include "keel/core/prehashed_map.h"
@@ -68,6 +69,8 @@ struct SaveFile::Impl {
     const std::type_info* type;
   };
   std::vector<Target> targets;
+  // Loading a set whose classes keep the default hooks (load_fused): each object's class.
+  std::vector<u8> kinds;
   // Loading: how a SaveObject* of a dynamic type converts to an object record's slot type,
   // learned from the record's checked conversion (direct-mapped, 64 entries).
   struct Cast {
@@ -216,6 +219,31 @@ inline u32 index_of(const SaveFile::Impl& s, const SaveObject* o) {
   if (s.marks) return marked_index(s, o);
   const u32* found = s.object_index.find(object_key(o));
   return found == nullptr ? 0 : *found;
+}
+
+// Stores object `index` (1-based, 0 = null) in an object record's slot. The record's checked
+// conversion (a dynamic_cast) runs once per slot type and target type; later targets of the same
+// type reuse the pointer adjustment it made, without touching the target.
+inline bool set_target(SaveFile::Impl& s, const Op& op, std::byte* slot, SaveObject* target,
+                       const std::type_info* type) {
+  const auto key = reinterpret_cast<uintptr_t>(op.record) ^ reinterpret_cast<uintptr_t>(type);
+  SaveFile::Impl::Cast& cast = s.casts[(key >> 4) % s.casts.size()];
+  auto* from = reinterpret_cast<std::byte*>(target);
+  if (cast.record == op.record && cast.type == type) {
+    std::byte* to = from + cast.delta;
+    std::memcpy(slot, &to, sizeof to);
+    return true;
+  }
+  if (!op.record->set_object(slot, target)) return false;
+  std::byte* stored = nullptr;
+  std::memcpy(&stored, slot, sizeof stored);
+  cast = {op.record, type, stored - from};
+  return true;
+}
+inline bool set_target(SaveFile::Impl& s, const Op& op, std::byte* slot, u32 index) {
+  if (index == 0) return op.record->set_object(slot, nullptr);
+  const auto [target, type] = s.targets[index - 1];
+  return set_target(s, op, slot, target, type);
 }
 
 // Saving: records every target of the object's KEEL_SAVEPOBJ members (adding new ones to the set)

@@ -65,6 +65,42 @@ Status ExObj4::load(SaveFile& file) {
   return file.get(std::as_writable_bytes(std::span(samples)));
 }
 
+KEEL_SAVE_TEMPLATE(PlainNode) = {KEEL_SAVEDEF(PlainNode),          KEEL_SAVEDATA(PlainNode, id),
+                                 KEEL_SAVEPOBJ(PlainNode, next),   KEEL_SAVEPOBJ(PlainNode, leaf),
+                                 KEEL_SAVEPTR(PlainNode, watched), KEEL_SAVEEND()};
+KEEL_SAVE_TEMPLATE(PlainLeaf) = {KEEL_SAVEDEF(PlainLeaf), KEEL_SAVEDATA(PlainLeaf, weight),
+                                 KEEL_SAVEPOBJ(PlainLeaf, owner), KEEL_SAVEPTR(PlainLeaf, name),
+                                 KEEL_SAVEEND()};
+
+SaveSystem plain_system() { return SaveSystem({type<PlainNode>(), type<PlainLeaf>()}); }
+
+Result<ByteBuffer> save_plain_scene(const SaveSystem& system, char* level, SaveOptions options,
+                                    ByteBuffer* body) {
+  PlainNode nodes[4];
+  PlainLeaf leaves[4];
+  for (u32 i = 0; i < 4; ++i) {
+    nodes[i].id = 40 + i;
+    nodes[i].next = &nodes[(i + 1) % 4];
+    nodes[i].leaf = &leaves[i];
+    nodes[i].watched = &leaves[(i + 1) % 4].weight;
+    leaves[i].weight = 50 + i;
+    leaves[i].owner = &nodes[i];
+    leaves[i].name = level + 2 * i;
+  }
+  SaveFile file(system);
+  Status st = file.begin_save({}, options);
+  if (st) st = file.put_value(u32{0xABCD});
+  if (st) {
+    file.declare_block(level, 64);
+    file.declare_object(&nodes[0]);
+    st = file.process_objects();
+  }
+  st = file.end(st);
+  if (!st) return Unexpected(st.error());
+  if (body != nullptr) body->assign(file.body().begin(), file.body().end());
+  return file.bytes();
+}
+
 SaveSystem book_system() {
   return SaveSystem({type<ExObj1>(), type<ExObj2>(), type<ExObj3>(), type<ExObj4>()});
 }

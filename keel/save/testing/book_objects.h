@@ -69,4 +69,28 @@ struct BookScene {
 // Saves the scene (client header data u32 0xABCD, the level block, root `a`) into memory.
 Result<ByteBuffer> save_scene(const SaveSystem& system, BookScene& scene, SaveOptions options = {});
 
+// Not the book's: two classes that keep every default hook, so a set of them is loaded in one
+// pass with parked links (the fuzz target's second system). Object pointers both ways, a
+// pointer into another object's block and one into the level.
+class PlainLeaf;
+class PlainNode : public SaveObject {
+  KEEL_SAVABLE(PlainNode, 11)
+  u32 id = 0;
+  PlainNode* next = nullptr;
+  PlainLeaf* leaf = nullptr;
+  const u32* watched = nullptr;  // another leaf's weight
+};
+class PlainLeaf : public SaveObject {
+  KEEL_SAVABLE(PlainLeaf, 12)
+  u32 weight = 0;
+  PlainNode* owner = nullptr;
+  const char* name = nullptr;  // into the level block
+};
+SaveSystem plain_system();
+
+// Four nodes in a ring, each with a leaf; saved like save_scene (client data u32 0xABCD, the
+// 64-byte `level` block, the first node).
+Result<ByteBuffer> save_plain_scene(const SaveSystem& system, char* level, SaveOptions options = {},
+                                    ByteBuffer* body = nullptr);
+
 }  // namespace keel::save::testing
