@@ -19,8 +19,9 @@
 // The project: the sample's command files copied, and N data files `dNNN.kcmd` that each
 // `AddFile("main.kcmd")` (so each holds every sample asset again), N chosen to reach 10,000
 // assets. The assets of different data files have the same keys, so the cache holds one entry
-// per sample asset: what this measures is the per-asset cost of a hit (two GETs, a SHA-256, a
-// write), not the server's storage. Skipped without nginx.
+// per sample asset: what this measures is the per-asset cost of a hit (one GET, two for the few
+// intermediates over the inline limit; a SHA-256, a write), not the server's storage. Skipped
+// without nginx.
 #include "bench_support.h"
 
 #include <benchmark/benchmark.h>
