@@ -10,9 +10,11 @@ namespace keel::pipeline {
 
 namespace {
 
-// An action record is a few short lines; anything longer is not one.
+// An action record's text lines are a few short ones; anything longer is not one. An inlined
+// intermediate follows them (at most kMaxInlineContent bytes).
 constexpr usize kMaxActionRecord = 1024;
-constexpr std::string_view kRecordMagic = "keel-cache-action 1";
+constexpr std::string_view kCasMagic = "keel-cache-action 1";     // names cas/<content>
+constexpr std::string_view kInlineMagic = "keel-cache-action 2";  // carries the content
 
 s64 now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -94,24 +96,33 @@ std::string action_key(const ActionInput& in) {
 }
 
 std::string ActionRecord::to_text() const {
-  return fmt::format("{}\ncas {}\nsize {}\nbuild_ns {}\n", kRecordMagic, content, size, build_ns);
+  std::string text =
+      fmt::format("{}\n{} {}\nsize {}\nbuild_ns {}\n", inlined ? kInlineMagic : kCasMagic,
+                  inlined ? "inline" : "cas", content, size, build_ns);
+  if (inlined) text += data;
+  return text;
 }
 
 Result<ActionRecord> ActionRecord::parse(std::string_view text) {
-  if (text.size() > kMaxActionRecord) {
-    return fail(ErrorCode::kCorrupt, "action record of {} bytes (at most {})", text.size(),
-                kMaxActionRecord);
-  }
   std::string_view rest = text;
-  if (!rest.starts_with(kRecordMagic) || rest.size() == kRecordMagic.size() ||
-      rest[kRecordMagic.size()] != '\n') {
+  ActionRecord record;
+  auto starts_with_line = [&rest](std::string_view magic) {
+    return rest.starts_with(magic) && rest.size() > magic.size() && rest[magic.size()] == '\n';
+  };
+  if (starts_with_line(kInlineMagic)) {
+    record.inlined = true;
+  } else if (!starts_with_line(kCasMagic)) {
     return fail(ErrorCode::kCorrupt, "not a keel action record");
   }
-  rest.remove_prefix(kRecordMagic.size() + 1);
-  ActionRecord record;
-  std::string_view cas, size, build;
-  if (!parse_line(rest, "cas", cas) || !is_sha256_hex(cas)) {
-    return fail(ErrorCode::kCorrupt, "action record without a valid `cas` line");
+  const u64 limit = kMaxActionRecord + (record.inlined ? kMaxInlineContent : 0);
+  if (text.size() > limit) {
+    return fail(ErrorCode::kCorrupt, "action record of {} bytes (at most {})", text.size(), limit);
+  }
+  rest.remove_prefix(kCasMagic.size() + 1);
+  std::string_view hash, size, build;
+  if (!parse_line(rest, record.inlined ? "inline" : "cas", hash) || !is_sha256_hex(hash)) {
+    return fail(ErrorCode::kCorrupt, "action record without a valid `{}` line",
+                record.inlined ? "inline" : "cas");
   }
   if (!parse_line(rest, "size", size) || !parse_u64(size, record.size)) {
     return fail(ErrorCode::kCorrupt, "action record without a valid `size` line");
@@ -119,8 +130,23 @@ Result<ActionRecord> ActionRecord::parse(std::string_view text) {
   if (!parse_line(rest, "build_ns", build) || !parse_u64(build, record.build_ns)) {
     return fail(ErrorCode::kCorrupt, "action record without a valid `build_ns` line");
   }
-  if (!rest.empty()) return fail(ErrorCode::kCorrupt, "action record with trailing data");
-  record.content = cas;
+  if (text.size() - rest.size() > kMaxActionRecord) {
+    return fail(ErrorCode::kCorrupt, "action record lines over {} bytes", kMaxActionRecord);
+  }
+  record.content = hash;
+  if (!record.inlined) {
+    if (!rest.empty()) return fail(ErrorCode::kCorrupt, "action record with trailing data");
+    return record;
+  }
+  if (record.size > kMaxInlineContent) {
+    return fail(ErrorCode::kCorrupt, "inline content of {} bytes (at most {})", record.size,
+                kMaxInlineContent);
+  }
+  if (rest.size() != record.size) {
+    return fail(ErrorCode::kCorrupt, "inline content of {} bytes, the record says {}", rest.size(),
+                record.size);
+  }
+  record.data = rest;
   return record;
 }
 
@@ -157,19 +183,30 @@ std::optional<ByteBuffer> RemoteCache::fetch(std::string_view key, std::string& 
   };
   Result<ActionRecord> record = ActionRecord::parse(as_chars(**action));
   if (!record) return bad(record.error().message());
-  Result<std::optional<ByteBuffer>> content = store_.get(CacheSpace::kContent, record->content);
-  if (!content) {
-    went_down(content.error(), warning);
-    return std::nullopt;
+  ByteBuffer bytes;
+  if (record->inlined) {
+    // The content is the tail of the response: moved to the front, not copied into a new buffer.
+    const usize offset = (*action)->size() - record->data.size();
+    bytes = std::move(**action);
+    bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(offset));
+  } else {
+    Result<std::optional<ByteBuffer>> content = store_.get(CacheSpace::kContent, record->content);
+    if (!content) {
+      went_down(content.error(), warning);
+      return std::nullopt;
+    }
+    if (!*content) return bad(fmt::format("its content cas/{} is missing", record->content));
+    bytes = std::move(**content);
+    bytes_down_.fetch_add(bytes.size(), std::memory_order_relaxed);
   }
-  if (!*content) return bad(fmt::format("its content cas/{} is missing", record->content));
-  ByteBuffer bytes = std::move(**content);
-  bytes_down_.fetch_add(bytes.size(), std::memory_order_relaxed);
   if (bytes.size() != record->size) {
     return bad(fmt::format("content of {} bytes, the record says {}", bytes.size(), record->size));
   }
   if (sha256_hex(bytes) != record->content) {
-    return bad(fmt::format("the content of cas/{} does not have that SHA-256", record->content));
+    return bad(
+        record->inlined
+            ? std::string("its inline content does not have the SHA-256 it names")
+            : fmt::format("the content of cas/{} does not have that SHA-256", record->content));
   }
   hits_.fetch_add(1, std::memory_order_relaxed);
   saved_ns_.fetch_add(static_cast<s64>(record->build_ns) - (now_ns() - start),
@@ -180,9 +217,18 @@ std::optional<ByteBuffer> RemoteCache::fetch(std::string_view key, std::string& 
 void RemoteCache::store(std::string_view key, ByteSpan intermediate, u64 build_ns,
                         std::string& warning) {
   if (!can_write() || down_.load(std::memory_order_relaxed)) return;
-  ActionRecord record{sha256_hex(intermediate), intermediate.size(), build_ns};
-  // Content first: an action record never names content that is not there yet.
-  Status s = store_.put(CacheSpace::kContent, record.content, intermediate);
+  ActionRecord record;
+  record.content = sha256_hex(intermediate);
+  record.size = intermediate.size();
+  record.build_ns = build_ns;
+  Status s = ok();
+  if (intermediate.size() <= inline_limit_) {
+    record.inlined = true;
+    record.data = as_chars(intermediate);
+  } else {
+    // Content first: an action record never names content that is not there yet.
+    s = store_.put(CacheSpace::kContent, record.content, intermediate);
+  }
   const std::string text = record.to_text();
   if (s) s = store_.put(CacheSpace::kActions, key, as_bytes(text));
   if (!s) {
@@ -191,7 +237,8 @@ void RemoteCache::store(std::string_view key, ByteSpan intermediate, u64 build_n
     return;
   }
   uploads_.fetch_add(1, std::memory_order_relaxed);
-  bytes_up_.fetch_add(intermediate.size() + text.size(), std::memory_order_relaxed);
+  bytes_up_.fetch_add(text.size() + (record.inlined ? 0 : intermediate.size()),
+                      std::memory_order_relaxed);
 }
 
 CacheStats RemoteCache::stats() const {

@@ -15,7 +15,9 @@
 // identity, platform, asset name, command subtree hash, the sources in order with their content
 // hashes). A hit downloads the intermediate, checks its size and SHA-256 against the action
 // record and installs it: the handler's work is skipped. A miss runs the handler; in read-write
-// mode its intermediate is then uploaded (content first, then the action record).
+// mode its intermediate is then uploaded. An intermediate of at most `inline_limit` bytes (64 KiB
+// by default) travels inside its action record, so its hit is one request; a larger one goes to
+// cas/ (content first, then the action record naming it), and its hit is two.
 //
 // Nothing the server sends can poison a build: an action record that does not parse, content
 // whose hash or size does not match, or content that is missing is a "bad entry" (reported, then
@@ -28,6 +30,7 @@
 #include "keel/core/error.h"
 #include "keel/core/types.h"
 
+#include <algorithm>
 #include <atomic>
 #include <optional>
 #include <string>
@@ -71,14 +74,25 @@ struct ActionInput {
 };
 std::string action_key(const ActionInput& input);
 
-// The action record stored under ac/<key>: a few text lines, checked strictly when read.
+// The action record stored under ac/<key>: a few text lines, checked strictly when read, and for
+// a small intermediate the intermediate itself after them ("inline"; format 2). A large one is
+// named by its SHA-256 and stored under cas/<content> (format 1).
 struct ActionRecord {
-  std::string content;  // SHA-256 hex of the intermediate (its cas/ key)
+  std::string content;  // SHA-256 hex of the intermediate (its cas/ key when not inline)
   u64 size = 0;
-  u64 build_ns = 0;  // what making it locally cost the uploader (for "time saved")
+  u64 build_ns = 0;       // what making it locally cost the uploader (for "time saved")
+  bool inlined = false;   // the intermediate follows the text lines
+  std::string_view data;  // inlined: the intermediate (`size` bytes; a view, not owned)
+  // The whole record: the text lines, then `data` when inlined.
   std::string to_text() const;
+  // Inlined records: `data` views into `text`. Only the form is checked here (the lines, and
+  // exactly `size` bytes after them); the content's SHA-256 is the reader's check.
   static Result<ActionRecord> parse(std::string_view text);
 };
+// The largest intermediate a record may carry inline (readers refuse more; writers cap their
+// limit to it), and the writers' default limit.
+inline constexpr u64 kMaxInlineContent = u64{16} << 20;
+inline constexpr u64 kDefaultInlineLimit = u64{64} << 10;
 
 enum class CacheMode { kRead, kReadWrite };
 Result<CacheMode> parse_cache_mode(std::string_view text);  // "read" | "readwrite"
@@ -97,7 +111,10 @@ struct CacheStats {
 
 class RemoteCache {
  public:
-  RemoteCache(CacheStore& store, CacheMode mode) : store_(store), mode_(mode) {}
+  // Intermediates of at most `inline_limit` bytes (capped to kMaxInlineContent) are uploaded
+  // inside their action record; 0 sends every one through cas/.
+  RemoteCache(CacheStore& store, CacheMode mode, u64 inline_limit = kDefaultInlineLimit)
+      : store_(store), mode_(mode), inline_limit_(std::min(inline_limit, kMaxInlineContent)) {}
 
   CacheMode mode() const { return mode_; }
   bool can_write() const { return mode_ == CacheMode::kReadWrite; }
@@ -120,6 +137,7 @@ class RemoteCache {
 
   CacheStore& store_;
   CacheMode mode_;
+  u64 inline_limit_;
   std::atomic<u64> hits_{0}, misses_{0}, bad_{0}, uploads_{0}, upload_failures_{0};
   std::atomic<u64> bytes_down_{0}, bytes_up_{0};
   std::atomic<s64> saved_ns_{0};

@@ -89,8 +89,18 @@ TEST(RemoteCache, ActionKeyCoversEveryInput) {
   EXPECT_NE(action_key({"ab", 0, "c", "", 0, {}}), action_key({"a", 0, "bc", "", 0, {}}));
 }
 
+ActionRecord record(std::string_view content, u64 build_ns, bool inlined) {
+  ActionRecord r;
+  r.content = sha256_hex(as_bytes(content));
+  r.size = content.size();
+  r.build_ns = build_ns;
+  r.inlined = inlined;
+  if (inlined) r.data = content;
+  return r;
+}
+
 TEST(RemoteCache, ActionRecordRoundTripsAndRejectsGarbage) {
-  const ActionRecord r{sha256_hex(as_bytes("x")), 1, 123456};
+  const ActionRecord r = record("x", 123456, false);
   Result<ActionRecord> back = ActionRecord::parse(r.to_text());
   ASSERT_TRUE(back) << back.error().to_string();
   EXPECT_EQ(back->content, r.content);
@@ -111,9 +121,46 @@ TEST(RemoteCache, ActionRecordRoundTripsAndRejectsGarbage) {
   padded.replace(padded.find("size 1"), 6, "size 01");
   EXPECT_FALSE(ActionRecord::parse(padded)) << "one text per record";
   EXPECT_FALSE(ActionRecord::parse(std::string(5000, 'a')));
+  EXPECT_FALSE(back->inlined);
+  EXPECT_TRUE(back->data.empty());
   EXPECT_TRUE(parse_cache_mode("read"));
   EXPECT_EQ(*parse_cache_mode("readwrite"), CacheMode::kReadWrite);
   EXPECT_FALSE(parse_cache_mode("write"));
+}
+
+TEST(RemoteCache, InlineActionRecordCarriesExactlyItsContent) {
+  // Binary content with newlines and NULs: only `size` delimits it.
+  const std::string content("line\n\0\xff\nkeel-cache-action 1\n", 27);
+  const ActionRecord r = record(content, 99, true);
+  const std::string text = r.to_text();
+  EXPECT_TRUE(text.starts_with("keel-cache-action 2\ninline "));
+  EXPECT_TRUE(text.ends_with(content));
+  Result<ActionRecord> back = ActionRecord::parse(text);
+  ASSERT_TRUE(back) << back.error().to_string();
+  EXPECT_TRUE(back->inlined);
+  EXPECT_EQ(back->content, r.content);
+  EXPECT_EQ(back->size, content.size());
+  EXPECT_EQ(back->build_ns, 99u);
+  EXPECT_EQ(back->data, content);
+  EXPECT_EQ(back->to_text(), text);
+
+  EXPECT_FALSE(ActionRecord::parse(text.substr(0, text.size() - 1))) << "truncated content";
+  EXPECT_FALSE(ActionRecord::parse(text + "x")) << "content longer than its size";
+  std::string as_cas = text;
+  as_cas.replace(as_cas.find("inline "), 7, "cas ");
+  EXPECT_FALSE(ActionRecord::parse(as_cas)) << "format 2 names its content inline";
+  std::string v1_inline = text;
+  v1_inline[v1_inline.find('2')] = '1';
+  EXPECT_FALSE(ActionRecord::parse(v1_inline)) << "format 1 carries no content";
+  EXPECT_TRUE(ActionRecord::parse(record("", 1, true).to_text())) << "empty content";
+  // A size beyond the inline limit is refused before anything is trusted.
+  std::string huge = record("", 1, true).to_text();
+  huge.replace(huge.find("size 0"), 6, fmt::format("size {}", kMaxInlineContent + 1));
+  EXPECT_FALSE(ActionRecord::parse(huge));
+  // Long text lines are not a record even when content follows.
+  std::string long_lines = text;
+  long_lines.replace(long_lines.find("build_ns 99"), 11, "build_ns 9" + std::string(1100, '9'));
+  EXPECT_FALSE(ActionRecord::parse(long_lines));
 }
 
 TEST(RemoteCache, ProjectNamesItsCache) {
@@ -153,13 +200,15 @@ TEST_F(RemotePipeline, MissUploadsThenHitInstallsWithoutBuilding) {
   EXPECT_EQ(s.uploads, 3u);
   EXPECT_GT(s.bytes_up, 0u);
   EXPECT_EQ(store_.count("ac/"), 3u);
-  EXPECT_EQ(store_.count("cas/"), 3u);
+  EXPECT_EQ(store_.count("cas/"), 0u) << "small intermediates travel inside their record";
+  EXPECT_EQ(store_.puts, 3) << "one request per upload";
   const ByteBuffer local = data_file();
 
   wipe_intermediates();
   fs::remove(files_.path("image/PC/main.kpk"));
   RemoteCache reader(store_, CacheMode::kRead);
   const int puts = store_.puts;
+  const int gets = store_.gets;
   r = build({.remote_cache = &reader});
   ASSERT_TRUE(r.ok) << messages_;
   EXPECT_EQ(created_, 0u) << "a hit runs no handler work";
@@ -169,6 +218,7 @@ TEST_F(RemotePipeline, MissUploadsThenHitInstallsWithoutBuilding) {
   EXPECT_EQ(s.bad_entries, 0u);
   EXPECT_GT(s.bytes_down, 0u);
   EXPECT_EQ(store_.puts, puts) << "read mode uploads nothing";
+  EXPECT_EQ(store_.gets - gets, 3) << "one request per inline hit";
   EXPECT_EQ(data_file(), local) << "the same data file, byte for byte";
   EXPECT_NE(reader.summary().find("3 hits, 0 misses"), std::string::npos) << reader.summary();
 
@@ -191,8 +241,68 @@ TEST_F(RemotePipeline, ChangedSourceIsAMiss) {
   EXPECT_EQ(cache.stats().misses, 4u);
 }
 
-TEST_F(RemotePipeline, CorruptEntryIsReportedAndRebuiltLocally) {
+TEST_F(RemotePipeline, CorruptInlineEntryIsReportedAndRebuiltLocally) {
   RemoteCache writer(store_, CacheMode::kReadWrite);
+  ASSERT_TRUE(build({.remote_cache = &writer}).ok) << messages_;
+  const ByteBuffer local = data_file();
+  ASSERT_EQ(store_.count("ac/"), 3u);
+  // Flip the last byte of one record: its inline content, which the record's hash covers.
+  store_.entries.begin()->second.back() ^= std::byte{1};
+  // Cut another one short: the content no longer has the record's size.
+  std::next(store_.entries.begin())->second.pop_back();
+
+  wipe_intermediates();
+  RemoteCache reader(store_, CacheMode::kRead);
+  const DataFileReport r = build({.remote_cache = &reader});
+  ASSERT_TRUE(r.ok) << messages_;
+  EXPECT_EQ(created_, 2u) << "both bad entries are built locally";
+  EXPECT_EQ(reader.stats().bad_entries, 2u);
+  EXPECT_EQ(reader.stats().hits, 1u);
+  EXPECT_NE(messages_.find("inline content does not have the SHA-256"), std::string::npos)
+      << messages_;
+  EXPECT_NE(messages_.find("inline content of"), std::string::npos) << messages_;
+  EXPECT_EQ(data_file(), local);
+}
+
+TEST_F(RemotePipeline, LargeIntermediateGoesThroughCas) {
+  std::string big(kDefaultInlineLimit + 1000, '\0');
+  for (usize i = 0; i < big.size(); ++i) big[i] = static_cast<char>(i * 7 + i / 251);
+  files_.write("src/hero.bin", big);
+  RemoteCache writer(store_, CacheMode::kReadWrite);
+  ASSERT_TRUE(build({.remote_cache = &writer}).ok) << messages_;
+  EXPECT_EQ(writer.stats().uploads, 3u);
+  EXPECT_EQ(store_.count("ac/"), 3u);
+  ASSERT_EQ(store_.count("cas/"), 1u) << "only the large intermediate";
+  EXPECT_EQ(store_.puts, 4);
+  auto content = std::find_if(store_.entries.begin(), store_.entries.end(),
+                              [](const auto& e) { return e.first.starts_with("cas/"); });
+  EXPECT_GT(content->second.size(), kDefaultInlineLimit);
+  const ByteBuffer local = data_file();
+
+  wipe_intermediates();
+  RemoteCache reader(store_, CacheMode::kRead);
+  const int gets = store_.gets;
+  ASSERT_TRUE(build({.remote_cache = &reader}).ok) << messages_;
+  EXPECT_EQ(created_, 0u);
+  EXPECT_EQ(reader.stats().hits, 3u);
+  EXPECT_EQ(store_.gets - gets, 4) << "two requests for the large one, one for each small one";
+  EXPECT_EQ(data_file(), local);
+
+  // A record in the older form (format 1, content in cas/) of a small intermediate still hits.
+  RemoteCache all_cas(store_, CacheMode::kReadWrite, 0);
+  store_.entries.clear();
+  wipe_intermediates();
+  ASSERT_TRUE(build({.remote_cache = &all_cas}).ok) << messages_;
+  EXPECT_EQ(store_.count("cas/"), 3u);
+  wipe_intermediates();
+  RemoteCache reader2(store_, CacheMode::kRead);
+  ASSERT_TRUE(build({.remote_cache = &reader2}).ok) << messages_;
+  EXPECT_EQ(reader2.stats().hits, 3u);
+  EXPECT_EQ(data_file(), local);
+}
+
+TEST_F(RemotePipeline, CorruptEntryIsReportedAndRebuiltLocally) {
+  RemoteCache writer(store_, CacheMode::kReadWrite, 0);  // every intermediate through cas/
   ASSERT_TRUE(build({.remote_cache = &writer}).ok) << messages_;
   const ByteBuffer local = data_file();
   // Flip a byte of one content entry, and make another action record garbage.

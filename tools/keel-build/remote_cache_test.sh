@@ -2,10 +2,13 @@
 # keel-build's shared cache against a real HTTP cache server: nginx with WebDAV PUT on a loopback
 # port (issue 16). Usage: remote_cache_test.sh KEEL_BUILD PROJECT WORKDIR
 #
-#   1. empty cache, read-write: every asset a miss, every intermediate uploaded
+#   1. empty cache, read-write: every asset a miss, every intermediate uploaded (small ones inside
+#      their action record, large ones under cas/: both kinds are there)
 #   2. local intermediates and data files wiped, read-only: every asset a hit, no upload, the
-#      data files identical byte for byte
-#   3. one content entry corrupted on the server: reported, built locally, data files identical
+#      data files identical byte for byte; an inline hit is one request (cas/ GETs only for the
+#      large ones)
+#   3. one content entry and one inline action record corrupted on the server: both reported,
+#      built locally, data files identical
 #   4. credentials from the environment: a bearer token ($KEEL_CACHE_TOKEN) and a netrc file
 #      ($KEEL_CACHE_NETRC) for HTTP basic auth; without them the server's 401 is one warning and
 #      the build goes on locally
@@ -140,29 +143,43 @@ assets=$(built 1)
 [ "$(count 1 2)" = "$assets" ] || fail "phase 1: expected $assets misses"
 grep -q "$assets uploaded" "$work/out.1" || fail "phase 1: expected $assets uploads"
 [ -n "$(ls "$work/root/keel/cas")" ] || fail "phase 1: nothing in the server's cas/"
+inline_records=$(grep -l '^keel-cache-action 2$' "$work"/root/keel/ac/* || true)
+[ -n "$inline_records" ] || fail "phase 1: no action record carries its intermediate inline"
 cp -r "$work/image" "$work/reference"
 
 echo "== 2. local intermediates wiped, read: all hits, no handler work, identical packs"
 wipe
+logged=$(wc -l <"$work/logs/access.log")
 build 2 --cache-mode read -j2
 [ "$(count 2 1)" = "$assets" ] || fail "phase 2: expected $assets hits"
 [ "$(count 2 2)" = 0 ] || fail "phase 2: expected no misses"
 grep -q " 0 uploaded" "$work/out.2" || fail "phase 2: read mode uploaded"
+ac_gets=$(tail -n +"$((logged + 1))" "$work/logs/access.log" | grep -c '"GET /keel/ac/' || true)
+cas_gets=$(tail -n +"$((logged + 1))" "$work/logs/access.log" | grep -c '"GET /keel/cas/' || true)
+[ "$ac_gets" = "$assets" ] || fail "phase 2: $ac_gets action GETs for $assets assets"
+[ "$cas_gets" -gt 0 ] && [ "$cas_gets" -lt "$assets" ] ||
+  fail "phase 2: $cas_gets content GETs (inline hits need none, large ones one)"
+echo "phase 2: $ac_gets action GETs, $cas_gets content GETs"
 same_packs 2
 
-echo "== 3. one cache entry corrupted: reported, rebuilt locally, identical packs"
+echo "== 3. cache entries corrupted: reported, rebuilt locally, identical packs"
 victim=$(ls "$work/root/keel/cas" | head -n 1)
-python3 - "$work/root/keel/cas/$victim" <<'EOF'
+inline_victim=$(echo "$inline_records" | head -n 1)
+# A byte in the middle of a content entry, and the last byte of an inline record (its content).
+python3 - "$work/root/keel/cas/$victim" "$inline_victim" <<'EOF'
 import sys
-path = sys.argv[1]
-data = bytearray(open(path, "rb").read())
-data[len(data) // 2] ^= 0x5A
-open(path, "wb").write(bytes(data))
+for path, at in ((sys.argv[1], None), (sys.argv[2], -1)):
+    data = bytearray(open(path, "rb").read())
+    data[len(data) // 2 if at is None else at] ^= 0x5A
+    open(path, "wb").write(bytes(data))
 EOF
 wipe
 build 3 --cache-mode read -j2
-grep -q "bad entry" "$work/out.3" || fail "phase 3: the bad entry was not reported"
-grep -Eq "[1-9][0-9]* bad entr" "$work/out.3" || fail "phase 3: no bad entry counted"
+grep -q "bad entry ac/.*cas/$victim does not have that SHA-256" "$work/out.3" ||
+  fail "phase 3: the bad content entry was not reported"
+grep -q "bad entry ac/$(basename "$inline_victim") (its inline content" "$work/out.3" ||
+  fail "phase 3: the bad inline entry was not reported"
+grep -Eq "([2-9]|[1-9][0-9]+) bad entries" "$work/out.3" || fail "phase 3: expected two bad entries"
 [ "$(count 3 2)" = 0 ] || fail "phase 3: expected no misses"
 same_packs 3
 
