@@ -186,11 +186,6 @@ void push_object_block(SaveFile::Impl& s, const std::byte* base, u32 size) {
   s.object_block.push_back(1);
 }
 
-void put32(std::byte*& out, u32 v) {
-  std::memcpy(out, &v, 4);
-  out += 4;
-}
-
 constexpr usize kSetHeader = 1 + 4 + 4 + 8;  // tag, count, block hash, data length (+ 4 per id)
 
 // Writes the set header at `header_at` (room for it: kSetHeader + 4 per object) and builds the

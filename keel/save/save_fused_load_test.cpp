@@ -14,16 +14,16 @@
 namespace keel::save {
 namespace {
 
-u32 g_level[16];
+u32 g_fused_level[16];
 // Every address an Owner or Thing (or an owner's value) ever had, and the pointers destructors
 // found that are none of these, nor into the level: a parked index left in a slot.
 std::set<const void*> g_ever;
 int g_bad_pointers = 0;
 
 void check_pointer(const void* p) {
-  const auto* level = reinterpret_cast<const std::byte*>(g_level);
+  const auto* level = reinterpret_cast<const std::byte*>(g_fused_level);
   const auto* at = static_cast<const std::byte*>(p);
-  const bool in_level = at >= level && at < level + sizeof g_level;
+  const bool in_level = at >= level && at < level + sizeof g_fused_level;
   if (p != nullptr && !in_level && g_ever.count(p) == 0) ++g_bad_pointers;
 }
 
@@ -72,7 +72,7 @@ struct Scene {
       owners[i].value = 10 + i;
       owners[i].peer = &owners[(i + 1) % 3];
       owners[i].thing = &things[i];
-      owners[i].watched = i < 2 ? &owners[i + 1].value : &g_level[5];
+      owners[i].watched = i < 2 ? &owners[i + 1].value : &g_fused_level[5];
       things[i].weight = 20 + i;
       things[i].back = &owners[i];
     }
@@ -82,7 +82,7 @@ struct Scene {
 ByteBuffer save_body(Scene& scene) {
   SaveFile out(owners());
   EXPECT_TRUE(out.begin_save({}, {Compression::kNone}));
-  out.declare_block(g_level, sizeof g_level);
+  out.declare_block(g_fused_level, sizeof g_fused_level);
   out.declare_object(&scene.owners[0]);
   EXPECT_TRUE(out.end(out.process_objects()));
   return ByteBuffer(out.body().begin(), out.body().end());
@@ -101,7 +101,7 @@ Status load(ByteSpan file, std::vector<std::unique_ptr<SaveObject>>& objects) {
   g_bad_pointers = 0;
   SaveFile in(owners());
   Status st = in.begin_load_bytes(file);
-  in.declare_block(g_level, sizeof g_level);
+  in.declare_block(g_fused_level, sizeof g_fused_level);
   if (st) st = in.process_objects();
   st = in.end(st);
   objects = in.take_objects();
@@ -146,7 +146,7 @@ TEST(SaveFusedLoad, RestoresObjectAndBlockPointers) {
     if (i < 2) {
       EXPECT_EQ(o->watched, &o->peer->value);  // into the next loaded owner
     } else {
-      EXPECT_EQ(o->watched, &g_level[5]);
+      EXPECT_EQ(o->watched, &g_fused_level[5]);
     }
     o = o->peer;
   }
@@ -192,7 +192,7 @@ TEST(SaveFusedLoad, BlockPointersAreCheckedOnceEveryBlockExists) {
   const Case cases[] = {
       {get32(good, at + kWatched), 4096, "offset beyond its block"},
       {get32(good, at + kWatched), 1, "misaligned"},
-      {1, sizeof g_level, "offset beyond its block"},
+      {1, sizeof g_fused_level, "offset beyond its block"},
       {99, 0, "block index out of range"},
   };
   for (const Case& c : cases) {

@@ -76,15 +76,6 @@ Status SaveFile::pre_save_template(SaveObject& object) {
   return {};
 }
 
-namespace {
-
-void put32(std::byte*& out, u32 v) {
-  std::memcpy(out, &v, 4);
-  out += 4;
-}
-
-}  // namespace
-
 // Writes one object's stream through its plan into `out` (room for plan.max_bytes). `info`
 // gives the links remembered in pre-save (null: every target is looked up).
 Status detail::write_object(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byte* base,

@@ -24,6 +24,12 @@ inline Error usage_error(std::string message) {
   return Error(ErrorCode::kInvalidArgument, std::move(message));
 }
 
+// Appends a u32 in the object stream's byte order (the machine's; the header states it).
+inline void put32(std::byte*& out, u32 v) {
+  std::memcpy(out, &v, 4);
+  out += 4;
+}
+
 struct SaveFile::Impl {
   enum class Mode : u8 { kIdle, kSaving, kLoading, kDone };
   enum class Phase : u8 { kNone, kPreSave, kSave, kPreLoad, kLoad };
