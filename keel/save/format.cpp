@@ -183,25 +183,12 @@ Result<DecodedFile> decode_file(ByteSpan file, const LoadLimits& limits) {
                                     : "file has bytes after its end");
   }
   const u64 data_at = table_at + chunks * 8;
-  if (h.compression == Compression::kNone && h.body_size == h.stored_size &&
-      h.body_size <= limits.max_body_bytes) {
-    // The body is the stored bytes: each 64 KiB chunk is copied right after its checksum has
-    // read it (one pass over the file's bytes from memory instead of two).
-    DecodedFile out{h, {}};
-    out.body.reserve(static_cast<usize>(h.stored_size));
-    for (u64 i = 0; i < chunks; ++i) {
-      const u64 at = data_at + i * kChecksumChunk;
-      const u64 n = std::min<u64>(kChecksumChunk, h.stored_size - i * kChecksumChunk);
-      u64 want = 0;
-      std::memcpy(&want, file.data() + table_at + i * 8, 8);
-      if (hash64(file.data() + at, n, i) != want) {
-        return corrupt(at, fmt::format("checksum mismatch in bytes {}..{}", at, at + n - 1));
-      }
-      out.body.insert(out.body.end(), file.begin() + static_cast<std::ptrdiff_t>(at),
-                      file.begin() + static_cast<std::ptrdiff_t>(at + n));
-    }
-    return out;
-  }
+  // An uncompressed body is the stored bytes: each 64 KiB chunk is copied right after its
+  // checksum has read it (one pass over the file's bytes from memory instead of two).
+  const bool copy = h.compression == Compression::kNone && h.body_size == h.stored_size &&
+                    h.body_size <= limits.max_body_bytes;
+  DecodedFile copied{h, {}};
+  if (copy) copied.body.reserve(static_cast<usize>(h.stored_size));
   for (u64 i = 0; i < chunks; ++i) {
     const u64 at = data_at + i * kChecksumChunk;
     const u64 n = std::min<u64>(kChecksumChunk, h.stored_size - i * kChecksumChunk);
@@ -210,7 +197,12 @@ Result<DecodedFile> decode_file(ByteSpan file, const LoadLimits& limits) {
     if (hash64(file.data() + at, n, i) != want) {
       return corrupt(at, fmt::format("checksum mismatch in bytes {}..{}", at, at + n - 1));
     }
+    if (copy) {
+      copied.body.insert(copied.body.end(), file.begin() + static_cast<std::ptrdiff_t>(at),
+                         file.begin() + static_cast<std::ptrdiff_t>(at + n));
+    }
   }
+  if (copy) return copied;
   const ByteSpan stored = file.subspan(data_at, h.stored_size);
   if (h.body_size > limits.max_body_bytes) {
     return fail(ErrorCode::kOutOfRange, "save body of {} bytes exceeds the limit", h.body_size);
