@@ -101,11 +101,30 @@ std::string_view View::alias_of(usize fighter) const {
 }
 
 void View::text(keel::platform::FontId font, const keel::assets::FontView& measure,
-                std::string line, Vec2 pen, Color colour, bool centred) {
+                std::string_view line, Vec2 pen, Color colour, bool centred) {
   if (centred) pen.x -= static_cast<f32>(measure.measure(line)) * 0.5f;
   renderer_.text(font, line, pen, colour);
   if (string_count_ == strings_.size()) strings_.emplace_back();
-  strings_[string_count_++] = std::move(line);
+  strings_[string_count_++].assign(line);  // keeps its capacity frame to frame
+}
+
+void View::follow_log(const Match& match) {
+  // The log's last lines change only when events are added (or a restore replaces them): they
+  // are formatted then, not every frame.
+  const auto& events = match.events();
+  const u64 last_tick = events.empty() ? 0 : events.back().tick;
+  if (&match == log_match_ && events.size() == log_events_ && last_tick == log_last_tick_) return;
+  log_match_ = &match;
+  log_events_ = events.size();
+  log_last_tick_ = last_tick;
+  log_lines_.clear();
+  for (usize i = events.size(); i-- > 0 && log_lines_.size() < kLogLines;) {
+    std::string line = format_event(match, events[i], {});
+    if (!line.empty()) log_lines_.push_back(std::move(line));
+  }
+  std::reverse(log_lines_.begin(), log_lines_.end());
+  knock_out_ = std::any_of(events.begin(), events.end(),
+                           [](const MatchEvent& e) { return e.kind == EventKind::kKnockOut; });
 }
 
 void View::panel(Vec2 at, Vec2 size, Color c) {
@@ -269,25 +288,16 @@ void View::draw_hud(const Match& match) {
        white, true);
 
   // The last lines of the fight log.
-  std::string lines[kLogLines];
-  usize count = 0;
-  const auto& events = match.events();
-  for (usize i = events.size(); i-- > 0 && count < kLogLines;) {
-    std::string line = format_event(match, events[i], {});
-    if (!line.empty()) lines[count++] = std::move(line);
-  }
-  for (usize k = 0; k < count; ++k) {
-    text(sans_, *sans_view_, std::move(lines[count - 1 - k]),
-         {34, log_top + 14 + 20.0f * static_cast<f32>(k)}, {200, 200, 215, 255});
+  follow_log(match);
+  for (usize k = 0; k < log_lines_.size(); ++k) {
+    text(sans_, *sans_view_, log_lines_[k], {34, log_top + 14 + 20.0f * static_cast<f32>(k)},
+         {200, 200, 215, 255});
   }
 
   // Banners.
   const Vec2 centre{w * 0.5f, 220};
   if (match.over()) {
-    const bool knock_out = std::any_of(events.begin(), events.end(), [](const MatchEvent& e) {
-      return e.kind == EventKind::kKnockOut;
-    });
-    text(title_, *title_view_, knock_out ? "K.O.!" : "TIME", centre, {255, 220, 90, 255}, true);
+    text(title_, *title_view_, knock_out_ ? "K.O.!" : "TIME", centre, {255, 220, 90, 255}, true);
     const std::optional<u32> winner = match.winner();
     text(sans_, *sans_view_,
          winner ? fmt::format("{} wins", match.fighter(*winner).name()) : std::string("a draw"),

@@ -20,6 +20,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rumble {
@@ -70,8 +71,10 @@ class View {
              keel::platform::BlendMode blend = keel::platform::BlendMode::kAlpha);
   void panel(keel::spatial::Vec2 at, keel::spatial::Vec2 size, keel::platform::Color c);
   // Draws `line` (kept in strings_) with its baseline at pen; centred on pen.x when asked.
-  void text(keel::platform::FontId font, const keel::assets::FontView& measure, std::string line,
-            keel::spatial::Vec2 pen, keel::platform::Color colour, bool centred = false);
+  void follow_log(const Match& match);
+  void text(keel::platform::FontId font, const keel::assets::FontView& measure,
+            std::string_view line, keel::spatial::Vec2 pen, keel::platform::Color colour,
+            bool centred = false);
 
   keel::platform::Renderer& renderer_;
   keel::platform::TextureId disc_;
@@ -82,6 +85,12 @@ class View {
   std::vector<Look> looks_;
   std::vector<std::string> strings_;
   keel::usize string_count_ = 0;
+  // The log's last lines, formatted when the match's events change (follow_log).
+  std::vector<std::string> log_lines_;
+  const Match* log_match_ = nullptr;
+  keel::usize log_events_ = 0;
+  keel::u64 log_last_tick_ = 0;
+  bool knock_out_ = false;
 };
 
 }  // namespace rumble
