@@ -31,12 +31,12 @@ Token* Document::new_token(TokenType type, std::string_view text, u32 line, u32 
 std::string_view Document::store(std::string_view text) { return stored_.emplace_back(text); }
 
 std::string_view Document::line_text(u32 line) const {
-  if (line_starts_.empty()) {
+  std::call_once(line_starts_once_, [this] {
     line_starts_.push_back(0);
     for (usize i = 0; i < source_.size(); ++i) {
       if (source_[i] == '\n') line_starts_.push_back(static_cast<u32>(i + 1));
     }
-  }
+  });
   if (line == 0 || line > line_starts_.size()) return {};
   const usize start = line_starts_[line - 1];
   usize end = line < line_starts_.size() ? line_starts_[line] - 1 : source_.size();

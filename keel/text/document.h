@@ -14,6 +14,7 @@
 #include <deque>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,7 +50,10 @@ class Document {
   usize block_used_ = 0;
   usize token_count_ = 0;
   std::deque<std::string> stored_;
-  mutable std::vector<u32> line_starts_;  // built on first line_text()
+  // Built on the first line_text(); once_flag because several build threads may render
+  // diagnostics that quote one shared Document at the same time.
+  mutable std::once_flag line_starts_once_;
+  mutable std::vector<u32> line_starts_;
 };
 
 struct ParseOptions {
