@@ -66,6 +66,11 @@ Result<SoundId> Mixer::add_sound(std::string_view name, const assets::SoundView&
     return fail(ErrorCode::kOverflow, "add_sound: more than {} sounds (MixerConfig::max_sounds)",
                 state_->config.max_sounds);
   }
+  if (sound.encoding() == assets::SoundEncoding::kVorbis) {
+    if (Status ok = detail::VorbisStream::check(sound.data(), sound.channels()); !ok) {
+      return fail(ok.error().code(), "add_sound: `{}`: {}", name, ok.error().message());
+    }
+  }
   state_->sounds[count] = sound;
   state_->names.insert_or_assign(hash64(name), count + 1);
   sound_count_.store(count + 1, std::memory_order_release);

@@ -4,6 +4,7 @@
 #include "keel/core/file.h"
 #include "keel/platform/audio_capture.h"
 #include "keel/platform/audio_device.h"
+#include "keel/platform/detail/audio_stream.h"
 #include "keel/settings/settings.h"
 
 #include <gtest/gtest.h>
@@ -238,6 +239,60 @@ TEST(AudioMixer, StreamsVorbisAndLoops) {
   EXPECT_EQ(mixer.active_voices(), 1u);
   EXPECT_EQ(mixer.dropped_commands(), 1u);
   EXPECT_GT(energy / (5.0 * out.size()), 1e4);  // well above silence (RMS > 100)
+}
+
+// The mixer reuses its decoders: a mono stream opened on the decoder a stereo one used must
+// still read silence past its end (it once read the stereo stream's old samples there, which the
+// last frame's interpolation mixed in). Found by the audio_stream fuzz target.
+TEST(AudioStream, ReusedDecoderIsSilentPastTheEnd) {
+  Result<std::string> ogg = read_file(KEEL_SOURCE_DIR "/data/assets/sounds/music.ogg");
+  ASSERT_TRUE(ogg) << ogg.error().to_string();
+  detail::VorbisStream stream;
+  ASSERT_TRUE(stream.open(as_bytes(*ogg), 2, false));
+  ASSERT_TRUE(stream.ensure(detail::VorbisStream::kWindowFrames + 10));
+  ASSERT_TRUE(stream.open(as_bytes(*ogg), 1, false));
+  bool heard = false;
+  for (u64 i = 0; i < 2000 && stream.ensure(i); ++i) heard = heard || stream.frame(i)[0] != 0.0f;
+  EXPECT_TRUE(heard);
+  EXPECT_EQ(stream.frame(~u64{0})[0], 0.0f);
+  EXPECT_EQ(stream.frame(detail::VorbisStream::kWindowFrames * 4)[0], 0.0f);
+}
+
+// stb_vorbis decodes in the stream's arena trusting the sizes the file states; this damaged
+// file (found by the audio_stream fuzz target: the corpus file minus its first byte) makes it
+// write outside the arena. The check decodes it in a child process first, so the crash is the
+// child's, and add_sound refuses the sound with its name.
+TEST(AudioStream, DataThatCrashesTheDecoderIsRefusedBeforeItStreams) {
+  Result<std::string> bad =
+      read_file(KEEL_SOURCE_DIR "/fuzz/corpus/audio_stream/stb_arena_overrun");
+  ASSERT_TRUE(bad) << bad.error().to_string();
+  const ByteSpan ogg = as_bytes(*bad).subspan(1);
+  Status st = detail::VorbisStream::check(ogg, 1);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message().find("crashes the decoder"), std::string::npos)
+      << st.error().message();
+  EXPECT_FALSE(detail::VorbisStream::check(as_bytes(std::string_view("OggS and no more")), 2));
+
+  Result<std::string> good = read_file(KEEL_SOURCE_DIR "/data/assets/sounds/music.ogg");
+  ASSERT_TRUE(good);
+  EXPECT_TRUE(detail::VorbisStream::check(as_bytes(*good), 2));
+  EXPECT_FALSE(detail::VorbisStream::check(as_bytes(*good), 3));
+
+  const ByteBuffer bytes = assets::encode_sound({.encoding = assets::SoundEncoding::kVorbis,
+                                                 .channels = 1,
+                                                 .sample_rate = 44100,
+                                                 .frame_count = 44100},
+                                                ogg);
+  std::vector<u32> words((bytes.size() + 3) / 4);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  const assets::SoundView view =
+      assets::SoundView::parse(std::as_bytes(std::span<const u32>(words)).first(bytes.size()))
+          .value();
+  Mixer mixer;
+  Result<SoundId> added = mixer.add_sound("broken_music", view);
+  ASSERT_FALSE(added);
+  EXPECT_NE(added.error().message().find("`broken_music`"), std::string::npos);
+  EXPECT_EQ(mixer.sound_count(), 0u);
 }
 
 TEST(AudioCaptureTest, NullDeviceFollowsTheFrameClockAndRoundTrips) {

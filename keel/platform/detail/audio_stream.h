@@ -4,6 +4,7 @@
 #pragma once
 
 #include "keel/core/bytes.h"
+#include "keel/core/error.h"
 #include "keel/core/types.h"
 
 #include <memory>
@@ -23,8 +24,15 @@ class VorbisStream {
   VorbisStream(const VorbisStream&) = delete;
   VorbisStream& operator=(const VorbisStream&) = delete;
 
-  // Starts decoding `ogg` as `channels` interleaved channels; false when stb_vorbis refuses it.
-  // A looping stream restarts at its beginning forever: frame indices keep growing.
+  // Whether `ogg` may be streamed as `channels` channels: it is decoded to its end (and
+  // restarted) in a child process, in an arena of kArenaBytes as a stream decodes it. stb_vorbis
+  // trusts the sizes a file states when it decodes in an arena (a negative one writes outside
+  // it), so the mixer streams only data that passed this check: Mixer::add_sound runs it on the
+  // calling thread (a few milliseconds per second of sound), never the mixing thread.
+  static Status check(ByteSpan ogg, u16 channels);
+
+  // Starts decoding `ogg` (check()ed) as `channels` interleaved channels; false when stb_vorbis
+  // refuses it. A looping stream restarts at its beginning forever: frame indices keep growing.
   bool open(ByteSpan ogg, u16 channels, bool loop);
   void close();
   bool is_open() const { return vorbis_ != nullptr; }
@@ -40,7 +48,7 @@ class VorbisStream {
 
   stb_vorbis* vorbis_ = nullptr;
   std::unique_ptr<char[]> arena_;
-  std::vector<float> window_;  // kWindowFrames x channels, plus one frame of zeros
+  std::vector<float> window_;  // kWindowFrames x channels
   u64 base_ = 0;               // absolute index of window_[0]
   u32 count_ = 0;              // frames resident
   u16 channels_ = 1;
