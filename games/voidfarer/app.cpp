@@ -162,6 +162,10 @@ Result<AppOptions> parse_app_options(std::span<const std::string> args) {
       o.no_view = true;
       continue;
     }
+    if (arg == "--lockstep") {
+      o.lockstep = true;
+      continue;
+    }
     if (!has_value)
       return fail(ErrorCode::kInvalidArgument, "unknown option or missing value: {}", arg);
     if (path_option("--data", o.data) || path_option("--user-dir", o.user_dir) ||
@@ -262,11 +266,14 @@ class GameTask final : public kernel::Task {
     handle_keys();
     const bool autopilot = p_.replay == nullptr && (p_.game->autopilot || p_.headless);
     u32 steps = 0;
-    if (!paused_ && !totals_.game_over) steps = p_.headless ? 1 : frame.fixed_steps;
+    // Headless and --lockstep runs take one step per frame whatever the clock says, so a window
+    // shows what a headless run draws (the Xvfb test compares them) and captures have no gaps.
+    const bool lockstep = p_.headless || p_.options->lockstep;
+    if (!paused_ && !totals_.game_over) steps = lockstep ? 1 : frame.fixed_steps;
     for (u32 s = 0; s < steps && !stop_ && !totals_.game_over; ++s) step(autopilot);
     if (p_.audio != nullptr) {
       KEEL_PROFILE("app.audio");  // the null device mixes here (SDL's mixes on its own thread)
-      p_.audio->advance(p_.headless ? Sim::kDt : frame.dt);
+      p_.audio->advance(lockstep ? Sim::kDt : frame.dt);
     }
     if (p_.renderer != nullptr) draw(frame.number);
     const u64 limit = p_.options->run.frames;
@@ -521,6 +528,7 @@ void print_usage() {
       "  --record FILE | --replay FILE    replays (one byte of controls per frame)\n"
       "  --save FILE --save-at K | --load FILE    quick-save after step K, load before step 1\n"
       "  --seed S --audio-out FILE.wav --no-view --progress N --check --trace-hash\n"
+      "  --lockstep           one simulation step per drawn frame in a window, as headless\n"
       "  --keys F:KEY,...     headless key presses at loop frames (100:key:P,160:key:P)\n",
       default_user_dir().string());
 }

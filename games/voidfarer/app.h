@@ -51,6 +51,7 @@ struct AppOptions {
   bool check = false;       // --check: exit 1 unless the waves reached the third step
   bool trace_hash = false;  // --trace-hash: the hash's three parts after every step
   bool no_view = false;     // --no-view: headless simulation only (no window, no drawing)
+  bool lockstep = false;    // --lockstep: one simulation step per drawn frame (as headless runs)
 
   // Files under the user folder (high scores, quick-save, settings written on exit).
   std::filesystem::path high_scores() const { return user_dir / "highscores.dat"; }
