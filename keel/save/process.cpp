@@ -443,33 +443,41 @@ u32 load32(const std::byte* p) {
 // The classes of a set loaded by load_fused: each object's class is a one-byte index into them.
 struct FusedClass {
   const detail::TypePlan* plan;
-  std::ptrdiff_t object_at;              // plan->object_at
-  std::vector<const detail::Op*> links;  // its block and object pointer ops
-  // Per link and target class: the adjustment from the target's SaveObject to the slot's type,
-  // learned from the record's checked conversion on the first such target (kUnknown until then;
-  // kWrongClass when it refused).
+  u64 objects = 0;    // of the set
+  u64 min_bytes = 0;  // the least one object's stream holds (null links)
+  // Per object link (its kObject ops, in stream order) and target class: the adjustment from the
+  // target's SaveObject to the slot's type, learned from the record's checked conversion on the
+  // first such target (kUnknown until then; kWrongClass when it refused).
   std::vector<std::ptrdiff_t> casts;
 };
 constexpr std::ptrdiff_t kUnknown = PTRDIFF_MIN;
 constexpr std::ptrdiff_t kWrongClass = PTRDIFF_MIN + 1;
 
-// Nulls the link slots of `links` [from, end) in the object at `base`: a slot still holding a
-// parked index (load_fused) must not reach a destructor.
-void clear_links(const FusedClass& c, std::byte* base, usize from) {
-  for (usize k = from; k < c.links.size(); ++k) {
-    const detail::Op& op = *c.links[k];
-    if (op.kind == OpKind::kPointer) op.record->set_pointer(base + op.offset, nullptr);
-    if (op.kind == OpKind::kObject) op.record->set_object(base + op.offset, nullptr);
-  }
-}
+// What load_fused's data pass reads besides the stream: the set's objects (all created) and
+// their classes, and the caller's blocks.
+struct FusedSet {
+  std::vector<FusedClass>& classes;
+  const u8* kinds;
+  SaveObject* const* objects;
+  u32 count;
+  const SaveFile::Impl::Block* blocks;
+  usize caller_blocks;
+};
 
-// Reads one object's stream into the object at `base` (load_fused's first pass): passive bytes
-// in place, links parked in their slots (an object index; a block index with the offset in the
-// high half). Returns why it failed (`in` at the failed op, `failed` its index), else null.
-const char* read_parked(const detail::TypePlan& plan, std::byte* base, const std::byte*& in,
-                        const std::byte* end, u64 block_count, u32 count, usize& failed) {
+// Reads one object's stream into the object at `base` (load_fused's data pass): passive bytes in
+// place, each link straight to its target (every object of the set exists), checked as the
+// book's passes check it: object indices in range and of the slot's class, block indices in
+// range, offsets inside their block and aligned for the slot's type. Returns why it failed (`in`
+// at the failed op, `failed` its index), else null; a slot is only ever written with a pointer
+// that passed its checks, so a failed load leaves no bad pointer for a destructor.
+const char* read_linked(const FusedSet& set, FusedClass& c, std::byte* base, const std::byte*& in,
+                        const std::byte* end, usize& failed) {
+  const detail::TypePlan& plan = *c.plan;
+  const usize class_count = set.classes.size();
+  const u64 block_count = set.caller_blocks + u64{set.count};
   const std::byte* p = in;
   const char* why = nullptr;
+  usize link = 0;  // object links so far
   usize k = 0;
   for (const usize n = plan.ops.size(); k < n; ++k) {
     const detail::Op& op = plan.ops[k];
@@ -487,55 +495,16 @@ const char* read_parked(const detail::TypePlan& plan, std::byte* base, const std
       why = "data ends early";
       break;
     }
-    u64 parked = load32(p);
-    if (op.kind == OpKind::kPointer) {
-      if (parked != 0) {
-        if (end - p < 8) {
-          p += 4;
-          why = "data ends early";
-          break;
-        }
-        if (parked > block_count) {
-          why = "block index out of range";
-          break;
-        }
-        parked |= u64{load32(p + 4)} << 32;
-        p += 4;
+    const u32 index = load32(p);
+    std::byte* to = nullptr;
+    if (op.kind == OpKind::kObject) {
+      if (index > set.count) {
+        why = "object index out of range";
+        break;
       }
-    } else if (parked > count) {
-      why = "object index out of range";
-      break;
-    }
-    p += 4;
-    std::memcpy(slot, &parked, sizeof parked);
-  }
-  in = p;
-  failed = k;
-  return why;
-}
-
-// load_fused's second pass: every parked link of the set's objects becomes a pointer. Returns
-// why one failed (`failed_object`, `failed_link`: the object and its link; that link and the
-// ones after it still hold parked values), else null.
-const char* fix_links(std::vector<FusedClass>& classes, const u8* kinds, SaveObject* const* objects,
-                      u32 count, const SaveFile::Impl::Block* blocks, usize caller_blocks,
-                      usize& failed_object, usize& failed_link) {
-  const usize class_count = classes.size();
-  for (u32 i = 0; i < count; ++i) {
-    FusedClass& c = classes[kinds[i]];
-    std::byte* const base = reinterpret_cast<std::byte*>(objects[i]) - c.object_at;
-    const usize links = c.links.size();
-    for (usize k = 0; k < links; ++k) {
-      const detail::Op& op = *c.links[k];
-      std::byte* const slot = base + op.offset;
-      u64 parked = 0;
-      std::memcpy(&parked, slot, sizeof parked);
-      const auto index = static_cast<u32>(parked);
-      if (index == 0) continue;  // parked as zero bits: a null pointer
-      const char* why = nullptr;
-      if (op.kind == OpKind::kObject) {
-        SaveObject* const target = objects[index - 1];
-        std::ptrdiff_t& cast = c.casts[k * class_count + kinds[index - 1]];
+      if (index != 0) {
+        SaveObject* const target = set.objects[index - 1];
+        std::ptrdiff_t& cast = c.casts[link * class_count + set.kinds[index - 1]];
         if (cast == kUnknown) {
           if (op.record->set_object(slot, target)) {
             std::byte* stored = nullptr;
@@ -545,56 +514,70 @@ const char* fix_links(std::vector<FusedClass>& classes, const u8* kinds, SaveObj
             cast = kWrongClass;
           }
         }
-        if (cast != kWrongClass) {
-          std::byte* const to = reinterpret_cast<std::byte*>(target) + cast;
-          std::memcpy(slot, &to, sizeof to);
-          continue;
+        if (cast == kWrongClass) {
+          why = "points to an object of the wrong class";
+          break;
         }
-        why = "points to an object of the wrong class";
-      } else {
-        const auto offset = static_cast<u32>(parked >> 32);
-        // The caller's blocks, then one per object of the set (its complete object).
-        const std::byte* block_base = nullptr;
-        usize block_length = 0;
-        if (index <= caller_blocks) {
-          block_base = blocks[index - 1].base;
-          block_length = blocks[index - 1].length;
-        } else {
-          const usize o = index - caller_blocks - 1;
-          const FusedClass& of = classes[kinds[o]];
-          block_base = reinterpret_cast<const std::byte*>(objects[o]) - of.object_at;
-          block_length = of.plan->size;
-        }
-        auto* target = const_cast<std::byte*>(block_base) + offset;
-        // Alignments are powers of two.
-        if (offset >= block_length) {
-          why = "offset beyond its block";
-        } else if ((reinterpret_cast<uintptr_t>(target) & (op.record->target_align - 1)) != 0) {
-          why = "pointer is misaligned for its type";
-        } else {
-          // (What the record's set_pointer stores: a T* made from a void* has its bits.)
-          std::memcpy(slot, &target, sizeof target);
-          continue;
-        }
+        to = reinterpret_cast<std::byte*>(target) + cast;
       }
-      failed_object = i;
-      failed_link = k;
-      return why;
+      ++link;
+      p += 4;
+    } else if (index != 0) {
+      if (end - p < 8) {
+        p += 4;
+        why = "data ends early";
+        break;
+      }
+      if (index > block_count) {
+        why = "block index out of range";
+        break;
+      }
+      const u32 offset = load32(p + 4);
+      // The caller's blocks, then one per object of the set (its complete object).
+      const std::byte* block_base = nullptr;
+      usize block_length = 0;
+      if (index <= set.caller_blocks) {
+        block_base = set.blocks[index - 1].base;
+        block_length = set.blocks[index - 1].length;
+      } else {
+        const usize o = index - set.caller_blocks - 1;
+        const detail::TypePlan& of = *set.classes[set.kinds[o]].plan;
+        block_base = reinterpret_cast<const std::byte*>(set.objects[o]) - of.object_at;
+        block_length = of.size;
+      }
+      to = const_cast<std::byte*>(block_base) + offset;
+      // Alignments are powers of two.
+      if (offset >= block_length) {
+        why = "offset beyond its block";
+        break;
+      }
+      if ((reinterpret_cast<uintptr_t>(to) & (op.record->target_align - 1)) != 0) {
+        why = "pointer is misaligned for its type";
+        break;
+      }
+      p += 8;
+    } else {
+      p += 4;
     }
+    // (What the records' set_object / set_pointer store: a T* made from a complete object's
+    // address plus the learned adjustment, or from a void*, has its bits.)
+    std::memcpy(slot, &to, sizeof to);
   }
-  return nullptr;
+  in = p;
+  failed = k;
+  return why;
 }
 
 // A set whose classes all keep the default pre_load and load hooks (no game code runs between
-// creating the objects and reading them, and none declares a block) loads as a hand-written
-// loader with an index table would: each object is created and its stream read at once, while
-// it is in cache, with its links (an object index, or a block index and offset) parked in the
-// pointer slots themselves; a second pass turns them into pointers once every object exists.
-// The per-object bookkeeping is the object list and one byte (its class); objects' own blocks
-// are found from the object list (with no hook, block i of the set's objects follows the
-// caller's blocks). Every check of the book's passes is made (ranges in the first pass, block
-// offsets, alignment and classes in the second); a failure nulls every parked slot before the
-// objects are dropped. Returns false, having changed nothing, when the set needs the book's
+// creating the objects and reading them, and none declares a block) loads in the book's order
+// without its hooks: the save ids precede the data, so every object is created first (one
+// sequential pass over the ids: the allocations), then one pass over the stream reads each
+// object with every link resolved at once, its target already existing. The per-object
+// bookkeeping is the object list and one byte (its class); objects' own blocks are found from
+// the object list (with no hook, block i of the set's objects follows the caller's blocks).
+// Every check of the book's passes is made as the link is read; on a failure the session drops
+// the objects it created (end()), and no slot holds anything but a checked pointer or its
+// constructor's value. Returns false, having changed nothing, when the set needs the book's
 // passes (a hook of its own, an unknown save id, a factory making another class, blocks or
 // custom data other than a hook-less save writes): they run and report any error as before.
 bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
@@ -634,91 +617,76 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
       while (c < classes.size() && classes[c].plan != plan) ++c;
       if (c == classes.size()) {
         if (c > UINT8_MAX) return false;
-        FusedClass added{plan, plan->object_at, {}, {}};
-        for (const detail::Op& op : plan->ops) {
-          if (op.kind == OpKind::kPointer || op.kind == OpKind::kObject) added.links.push_back(&op);
-        }
-        classes.push_back(std::move(added));
+        classes.push_back({plan, 0, 0, {}});
       }
       slot = {id, c};
     }
     kinds[i] = static_cast<u8>(slot.cls);
+    ++classes[slot.cls].objects;
   }
-  for (FusedClass& c : classes) c.casts.assign(c.links.size() * classes.size(), kUnknown);
+  // The least the stream holds for these objects (every link null): a file whose data is
+  // shorter fails before anything is created, so objects made stay bounded by its bytes.
+  u64 least = 0;
+  bool too_short = false;
+  for (FusedClass& c : classes) {
+    usize links = 0;
+    for (const detail::Op& op : c.plan->ops) {
+      links += op.kind == OpKind::kObject ? 1 : 0;
+      c.min_bytes += op.kind == OpKind::kPassive || op.kind == OpKind::kGone ? op.length : 4;
+    }
+    c.casts.assign(links * classes.size(), kUnknown);
+    if (c.min_bytes != 0 && c.objects > (data_size - least) / c.min_bytes) too_short = true;
+    if (!too_short) least += c.objects * c.min_bytes;  // (stays <= data_size)
+  }
+  if (too_short) {
+    s.reader.seek(data_at);
+    result = s.fail(corrupt(
+        s, fmt::format("object data of {} bytes is shorter than its {} objects' templates need",
+                       data_size, count)));
+    return true;
+  }
+  // The objects, in one pass over their classes.
   const usize first_created = s.created.size();
-  const usize caller_blocks = s.blocks.size();
   s.created.reserve(first_created + count);
   s.objects.reserve(count);
-  s.extra_data.clear();
-  s.extra_next = 0;
-  s.phase = Phase::kLoad;
-  const u64 block_count = caller_blocks + u64{count};
-  const std::byte* in = body + data_at;
-  const std::byte* const end = body + data_end;
-  const auto base_of = [&](usize i) {
-    return reinterpret_cast<std::byte*>(s.objects[i]) - classes[kinds[i]].plan->object_at;
-  };
-  // Nulls every parked slot of objects [from, to).
-  const auto clear_objects = [&](usize from, usize to) {
-    for (usize i = from; i < to; ++i) clear_links(classes[kinds[i]], base_of(i), 0);
-  };
   for (u32 i = 0; i < count; ++i) {
     const detail::TypePlan& plan = *classes[kinds[i]].plan;
     std::unique_ptr<SaveObject> object = plan.create();
     SaveObject* const raw = object.get();
     if (raw == nullptr || &typeid(*raw) != plan.type) {
       // Not the class the plan was measured on: the book's passes (virtual hooks) take the set.
-      clear_objects(0, i);
       s.created.resize(first_created);
       s.objects.clear();
       return false;
     }
-    std::byte* const base = reinterpret_cast<std::byte*>(raw) - plan.object_at;
     s.created.push_back(std::move(object));
     s.objects.push_back(raw);
-    s.current = i + 1;
+  }
+  s.extra_data.clear();
+  s.extra_next = 0;
+  s.phase = Phase::kLoad;
+  const FusedSet set{classes, kinds.data(),    s.objects.data(),
+                     count,   s.blocks.data(), s.blocks.size()};
+  const std::byte* in = body + data_at;
+  const std::byte* const end = body + data_end;
+  for (u32 i = 0; i < count; ++i) {
+    FusedClass& c = classes[kinds[i]];
+    std::byte* const base = reinterpret_cast<std::byte*>(s.objects[i]) - c.plan->object_at;
     usize failed = 0;
-    const char* why = read_parked(plan, base, in, end, block_count, count, failed);
+    const char* why = read_linked(set, c, base, in, end, failed);
     if (why != nullptr) {
-      clear_objects(0, i);
-      const FusedClass& c = classes[kinds[i]];
-      const detail::Op& op = plan.ops[failed];
-      // The links before the failed op hold parked values; the rest the constructor's.
-      usize parked = 0;
-      while (parked < c.links.size() && c.links[parked] < &op) ++parked;
-      FusedClass first{c.plan,
-                       c.object_at,
-                       {c.links.begin(), c.links.begin() + static_cast<std::ptrdiff_t>(parked)},
-                       {}};
-      clear_links(first, base, 0);
+      s.current = i + 1;
       s.reader.seek(static_cast<usize>(in - body));
-      result = s.fail(
-          Error(ErrorCode::kCorrupt,
-                fmt::format("save data corrupt at body byte {}: object {} ({}) member '{}': {}",
-                            s.reader.pos(), i + 1, plan.name, op.record->name, why)));
+      result = s.fail(Error(
+          ErrorCode::kCorrupt,
+          fmt::format("save data corrupt at body byte {}: object {} ({}) member '{}': {}",
+                      s.reader.pos(), i + 1, c.plan->name, c.plan->ops[failed].record->name, why)));
       return true;
     }
   }
   if (in != end) {
-    clear_objects(0, count);
     s.reader.seek(static_cast<usize>(in - body));
     result = s.fail(corrupt(s, "object data is longer than the templates read"));
-    return true;
-  }
-  // The links, now that every object exists.
-  usize failed_object = 0;
-  usize failed_link = 0;
-  const char* why = fix_links(classes, kinds.data(), s.objects.data(), count, s.blocks.data(),
-                              caller_blocks, failed_object, failed_link);
-  if (why != nullptr) {
-    const FusedClass& c = classes[kinds[failed_object]];
-    clear_links(c, base_of(failed_object), failed_link);
-    clear_objects(failed_object + 1, count);
-    s.current = static_cast<u32>(failed_object + 1);
-    result = s.fail(
-        Error(ErrorCode::kCorrupt,
-              fmt::format("save data corrupt: object {} ({}) member '{}': {}", failed_object + 1,
-                          c.plan->name, c.links[failed_link]->record->name, why)));
     return true;
   }
   s.reader.seek(data_end + 8);  // the custom data table, empty
