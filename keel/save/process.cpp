@@ -440,11 +440,20 @@ u32 load32(const std::byte* p) {
   return v;
 }
 
+// One op of a class's plan as load_fused's data pass reads it (plan.ops[k], compacted: the
+// record is only needed to learn a cast and name a member in a message).
+struct FusedOp {
+  u32 offset;  // the slot, from the complete object
+  u32 arg;     // passive, gone: length; pointer: alignment - 1; object: its row in `casts`
+  OpKind kind;
+};
+
 // The classes of a set loaded by load_fused: each object's class is a one-byte index into them.
 struct FusedClass {
   const detail::TypePlan* plan;
   u64 objects = 0;    // of the set
   u64 min_bytes = 0;  // the least one object's stream holds (null links)
+  std::vector<FusedOp> ops;
   // Per object link (its kObject ops, in stream order) and target class: the adjustment from the
   // target's SaveObject to the slot's type, learned from the record's checked conversion on the
   // first such target (kUnknown until then; kWrongClass when it refused).
@@ -456,7 +465,7 @@ constexpr std::ptrdiff_t kWrongClass = PTRDIFF_MIN + 1;
 // What load_fused's data pass reads besides the stream: the set's objects (all created) and
 // their classes, and the caller's blocks.
 struct FusedSet {
-  std::vector<FusedClass>& classes;
+  const FusedClass* classes;
   const u8* kinds;
   SaveObject* const* objects;
   u32 count;
@@ -469,29 +478,37 @@ struct FusedSet {
 // book's passes check it: object indices in range and of the slot's class, block indices in
 // range, offsets inside their block and aligned for the slot's type. Returns why it failed (`in`
 // at the failed op, `failed` its index), else null; a slot is only ever written with a pointer
-// that passed its checks, so a failed load leaves no bad pointer for a destructor.
+// that passed its checks, so a failed load leaves no bad pointer for a destructor. `kRoom`: the
+// stream holds the class's most bytes (plan.max_bytes) from `in`, so no op checks the end.
+template <bool kRoom>
 const char* read_linked(const FusedSet& set, FusedClass& c, std::byte* base, const std::byte*& in,
                         const std::byte* end, usize& failed) {
-  const detail::TypePlan& plan = *c.plan;
-  const usize class_count = set.classes.size();
-  const u64 block_count = set.caller_blocks + u64{set.count};
   const std::byte* p = in;
   const char* why = nullptr;
-  usize link = 0;  // object links so far
+  const FusedOp* const ops = c.ops.data();
+  const usize n = c.ops.size();
   usize k = 0;
-  for (const usize n = plan.ops.size(); k < n; ++k) {
-    const detail::Op& op = plan.ops[k];
+  for (; k < n; ++k) {
+    const FusedOp op = ops[k];
     std::byte* const slot = base + op.offset;
-    if (op.kind == OpKind::kPassive || op.kind == OpKind::kGone) {
-      if (static_cast<usize>(end - p) < op.length) {
+    if (op.kind == OpKind::kPassive) {
+      if (!kRoom && static_cast<usize>(end - p) < op.arg) {
         why = "data ends early";
         break;
       }
-      if (op.kind == OpKind::kPassive) detail::copy_bytes(slot, p, op.length);
-      p += op.length;
+      detail::copy_bytes(slot, p, op.arg);
+      p += op.arg;
       continue;
     }
-    if (end - p < 4) {
+    if (op.kind == OpKind::kGone) {
+      if (!kRoom && static_cast<usize>(end - p) < op.arg) {
+        why = "data ends early";
+        break;
+      }
+      p += op.arg;
+      continue;
+    }
+    if (!kRoom && end - p < 4) {
       why = "data ends early";
       break;
     }
@@ -504,9 +521,10 @@ const char* read_linked(const FusedSet& set, FusedClass& c, std::byte* base, con
       }
       if (index != 0) {
         SaveObject* const target = set.objects[index - 1];
-        std::ptrdiff_t& cast = c.casts[link * class_count + set.kinds[index - 1]];
-        if (cast == kUnknown) {
-          if (op.record->set_object(slot, target)) {
+        std::ptrdiff_t& cast = c.casts[op.arg + set.kinds[index - 1]];
+        if (cast == kUnknown) [[unlikely]] {
+          const Record* record = c.plan->ops[k].record;
+          if (record->set_object(slot, target)) {
             std::byte* stored = nullptr;
             std::memcpy(&stored, slot, sizeof stored);
             cast = stored - reinterpret_cast<std::byte*>(target);
@@ -514,21 +532,20 @@ const char* read_linked(const FusedSet& set, FusedClass& c, std::byte* base, con
             cast = kWrongClass;
           }
         }
-        if (cast == kWrongClass) {
+        if (cast == kWrongClass) [[unlikely]] {
           why = "points to an object of the wrong class";
           break;
         }
         to = reinterpret_cast<std::byte*>(target) + cast;
       }
-      ++link;
       p += 4;
     } else if (index != 0) {
-      if (end - p < 8) {
+      if (!kRoom && end - p < 8) {
         p += 4;
         why = "data ends early";
         break;
       }
-      if (index > block_count) {
+      if (index > set.caller_blocks + u64{set.count}) {
         why = "block index out of range";
         break;
       }
@@ -551,7 +568,7 @@ const char* read_linked(const FusedSet& set, FusedClass& c, std::byte* base, con
         why = "offset beyond its block";
         break;
       }
-      if ((reinterpret_cast<uintptr_t>(to) & (op.record->target_align - 1)) != 0) {
+      if ((reinterpret_cast<uintptr_t>(to) & op.arg) != 0) {
         why = "pointer is misaligned for its type";
         break;
       }
@@ -566,6 +583,29 @@ const char* read_linked(const FusedSet& set, FusedClass& c, std::byte* base, con
   in = p;
   failed = k;
   return why;
+}
+
+// load_fused's data pass: reads every object's stream (read_linked). Returns why one failed
+// (`failed_object`, `failed_op`; `in` at the failed op), else null.
+[[gnu::noinline]] const char* read_objects(const FusedSet& set, const std::byte*& in,
+                                           const std::byte* end, u32& failed_object,
+                                           usize& failed_op) {
+  const u8* const kinds = set.kinds;
+  SaveObject* const* const objects = set.objects;
+  FusedClass* const classes = const_cast<FusedClass*>(set.classes);
+  const u32 count = set.count;
+  for (u32 i = 0; i < count; ++i) {
+    FusedClass& c = classes[kinds[i]];
+    std::byte* const base = reinterpret_cast<std::byte*>(objects[i]) - c.plan->object_at;
+    const char* why = static_cast<usize>(end - in) >= c.plan->max_bytes
+                          ? read_linked<true>(set, c, base, in, end, failed_op)
+                          : read_linked<false>(set, c, base, in, end, failed_op);
+    if (why != nullptr) {
+      failed_object = i;
+      return why;
+    }
+  }
+  return nullptr;
 }
 
 // A set whose classes all keep the default pre_load and load hooks (no game code runs between
@@ -617,7 +657,7 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
       while (c < classes.size() && classes[c].plan != plan) ++c;
       if (c == classes.size()) {
         if (c > UINT8_MAX) return false;
-        classes.push_back({plan, 0, 0, {}});
+        classes.push_back({plan, 0, 0, {}, {}});
       }
       slot = {id, c};
     }
@@ -631,7 +671,10 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
   for (FusedClass& c : classes) {
     usize links = 0;
     for (const detail::Op& op : c.plan->ops) {
-      links += op.kind == OpKind::kObject ? 1 : 0;
+      u32 arg = op.length;
+      if (op.kind == OpKind::kPointer) arg = op.record->target_align - 1;
+      if (op.kind == OpKind::kObject) arg = static_cast<u32>(links++ * classes.size());
+      c.ops.push_back({op.offset, arg, op.kind});
       c.min_bytes += op.kind == OpKind::kPassive || op.kind == OpKind::kGone ? op.length : 4;
     }
     c.casts.assign(links * classes.size(), kUnknown);
@@ -665,16 +708,16 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
   s.extra_data.clear();
   s.extra_next = 0;
   s.phase = Phase::kLoad;
-  const FusedSet set{classes, kinds.data(),    s.objects.data(),
-                     count,   s.blocks.data(), s.blocks.size()};
+  const FusedSet set{classes.data(), kinds.data(),    s.objects.data(),
+                     count,          s.blocks.data(), s.blocks.size()};
   const std::byte* in = body + data_at;
   const std::byte* const end = body + data_end;
-  for (u32 i = 0; i < count; ++i) {
-    FusedClass& c = classes[kinds[i]];
-    std::byte* const base = reinterpret_cast<std::byte*>(s.objects[i]) - c.plan->object_at;
-    usize failed = 0;
-    const char* why = read_linked(set, c, base, in, end, failed);
+  u32 i = 0;
+  usize failed = 0;
+  const char* why = read_objects(set, in, end, i, failed);
+  {
     if (why != nullptr) {
+      const FusedClass& c = classes[kinds[i]];
       s.current = i + 1;
       s.reader.seek(static_cast<usize>(in - body));
       result = s.fail(Error(
