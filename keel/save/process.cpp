@@ -451,8 +451,9 @@ struct FusedOp {
 // The classes of a set loaded by load_fused: each object's class is a one-byte index into them.
 struct FusedClass {
   const detail::TypePlan* plan;
-  u64 objects = 0;    // of the set
-  u64 min_bytes = 0;  // the least one object's stream holds (null links)
+  u32 min_bytes = 0;             // the least one object's stream holds (null links)
+  u32 max_bytes = 0;             // plan->max_bytes
+  std::ptrdiff_t object_at = 0;  // plan->object_at
   std::vector<FusedOp> ops;
   // Per object link (its kObject ops, in stream order) and target class: the adjustment from the
   // target's SaveObject to the slot's type, learned from the record's checked conversion on the
@@ -481,12 +482,14 @@ struct FusedSet {
 // that passed its checks, so a failed load leaves no bad pointer for a destructor. `kRoom`: the
 // stream holds the class's most bytes (plan.max_bytes) from `in`, so no op checks the end.
 template <bool kRoom>
-const char* read_linked(const FusedSet& set, FusedClass& c, std::byte* base, const std::byte*& in,
+const char* read_linked(const FusedSet set, FusedClass& c, std::byte* base, const std::byte*& in,
                         const std::byte* end, usize& failed) {
+  // (Locals, not loads through `c`: the slots written are bytes, which may alias anything.)
   const std::byte* p = in;
   const char* why = nullptr;
   const FusedOp* const ops = c.ops.data();
   const usize n = c.ops.size();
+  std::ptrdiff_t* const casts = c.casts.data();
   usize k = 0;
   for (; k < n; ++k) {
     const FusedOp op = ops[k];
@@ -521,7 +524,7 @@ const char* read_linked(const FusedSet& set, FusedClass& c, std::byte* base, con
       }
       if (index != 0) {
         SaveObject* const target = set.objects[index - 1];
-        std::ptrdiff_t& cast = c.casts[op.arg + set.kinds[index - 1]];
+        std::ptrdiff_t& cast = casts[op.arg + set.kinds[index - 1]];
         if (cast == kUnknown) [[unlikely]] {
           const Record* record = c.plan->ops[k].record;
           if (record->set_object(slot, target)) {
@@ -558,9 +561,9 @@ const char* read_linked(const FusedSet& set, FusedClass& c, std::byte* base, con
         block_length = set.blocks[index - 1].length;
       } else {
         const usize o = index - set.caller_blocks - 1;
-        const detail::TypePlan& of = *set.classes[set.kinds[o]].plan;
+        const FusedClass& of = set.classes[set.kinds[o]];
         block_base = reinterpret_cast<const std::byte*>(set.objects[o]) - of.object_at;
-        block_length = of.size;
+        block_length = of.plan->size;
       }
       to = const_cast<std::byte*>(block_base) + offset;
       // Alignments are powers of two.
@@ -590,21 +593,27 @@ const char* read_linked(const FusedSet& set, FusedClass& c, std::byte* base, con
 [[gnu::noinline]] const char* read_objects(const FusedSet& set, const std::byte*& in,
                                            const std::byte* end, u32& failed_object,
                                            usize& failed_op) {
-  const u8* const kinds = set.kinds;
-  SaveObject* const* const objects = set.objects;
-  FusedClass* const classes = const_cast<FusedClass*>(set.classes);
-  const u32 count = set.count;
+  const FusedSet local = set;  // (in registers: see read_linked)
+  const u8* const kinds = local.kinds;
+  SaveObject* const* const objects = local.objects;
+  FusedClass* const classes = const_cast<FusedClass*>(local.classes);
+  const u32 count = local.count;
+  const std::byte* at = in;
   for (u32 i = 0; i < count; ++i) {
     FusedClass& c = classes[kinds[i]];
-    std::byte* const base = reinterpret_cast<std::byte*>(objects[i]) - c.plan->object_at;
-    const char* why = static_cast<usize>(end - in) >= c.plan->max_bytes
-                          ? read_linked<true>(set, c, base, in, end, failed_op)
-                          : read_linked<false>(set, c, base, in, end, failed_op);
+    std::byte* const base = reinterpret_cast<std::byte*>(objects[i]) - c.object_at;
+    usize op = 0;
+    const char* why = static_cast<usize>(end - at) >= c.max_bytes
+                          ? read_linked<true>(local, c, base, at, end, op)
+                          : read_linked<false>(local, c, base, at, end, op);
     if (why != nullptr) {
+      in = at;
       failed_object = i;
+      failed_op = op;
       return why;
     }
   }
+  in = at;
   return nullptr;
 }
 
@@ -635,16 +644,20 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
   u64 extras = 1;
   std::memcpy(&extras, body + data_end, 8);
   if (extras != 0 || hash != block_hash(s)) return false;
-  // Every object's class, through a direct-mapped save id cache.
+  // Every object's class, through a direct-mapped save id cache, and the least the stream holds
+  // for these objects (every link null): a file whose data is shorter fails before anything is
+  // created, so the objects made stay bounded by its bytes.
   std::vector<FusedClass> classes;
   struct IdSlot {
     u32 id = 0;
     u32 cls = UINT32_MAX;
+    u64 min_bytes = 0;
   };
   std::array<IdSlot, 64> by_id{};
   constexpr u8 kDefaults = detail::kKeepsPreLoad | detail::kKeepsLoad;
   std::vector<u8>& kinds = s.kinds;
   kinds.resize(count);  // bounded by the file: each object's save id took 4 of its bytes
+  u64 least = 0;        // (fewer than 2^26 objects of a u32 each: no overflow)
   for (u32 i = 0; i < count; ++i) {
     const u32 id = load32(body + ids_at + 4 * usize{i});
     IdSlot& slot = by_id[id % by_id.size()];
@@ -657,17 +670,24 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
       while (c < classes.size() && classes[c].plan != plan) ++c;
       if (c == classes.size()) {
         if (c > UINT8_MAX) return false;
-        classes.push_back({plan, 0, 0, {}, {}});
+        u32 min_bytes = 0;
+        for (const detail::Op& op : plan->ops) {
+          min_bytes += op.kind == OpKind::kPassive || op.kind == OpKind::kGone ? op.length : 4;
+        }
+        classes.push_back({plan, min_bytes, plan->max_bytes, plan->object_at, {}, {}});
       }
-      slot = {id, c};
+      slot = {id, c, classes[c].min_bytes};
     }
     kinds[i] = static_cast<u8>(slot.cls);
-    ++classes[slot.cls].objects;
+    least += slot.min_bytes;
   }
-  // The least the stream holds for these objects (every link null): a file whose data is
-  // shorter fails before anything is created, so objects made stay bounded by its bytes.
-  u64 least = 0;
-  bool too_short = false;
+  if (least > data_size) {
+    s.reader.seek(data_at);
+    result = s.fail(corrupt(
+        s, fmt::format("object data of {} bytes is shorter than its {} objects' templates need",
+                       data_size, count)));
+    return true;
+  }
   for (FusedClass& c : classes) {
     usize links = 0;
     for (const detail::Op& op : c.plan->ops) {
@@ -675,23 +695,14 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
       if (op.kind == OpKind::kPointer) arg = op.record->target_align - 1;
       if (op.kind == OpKind::kObject) arg = static_cast<u32>(links++ * classes.size());
       c.ops.push_back({op.offset, arg, op.kind});
-      c.min_bytes += op.kind == OpKind::kPassive || op.kind == OpKind::kGone ? op.length : 4;
     }
     c.casts.assign(links * classes.size(), kUnknown);
-    if (c.min_bytes != 0 && c.objects > (data_size - least) / c.min_bytes) too_short = true;
-    if (!too_short) least += c.objects * c.min_bytes;  // (stays <= data_size)
-  }
-  if (too_short) {
-    s.reader.seek(data_at);
-    result = s.fail(corrupt(
-        s, fmt::format("object data of {} bytes is shorter than its {} objects' templates need",
-                       data_size, count)));
-    return true;
   }
   // The objects, in one pass over their classes.
   const usize first_created = s.created.size();
   s.created.reserve(first_created + count);
-  s.objects.reserve(count);
+  s.objects.resize(count);
+  SaveObject** const objects = s.objects.data();
   for (u32 i = 0; i < count; ++i) {
     const detail::TypePlan& plan = *classes[kinds[i]].plan;
     std::unique_ptr<SaveObject> object = plan.create();
@@ -703,7 +714,7 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
       return false;
     }
     s.created.push_back(std::move(object));
-    s.objects.push_back(raw);
+    objects[i] = raw;
   }
   s.extra_data.clear();
   s.extra_next = 0;
