@@ -339,7 +339,7 @@ Status save_set(SaveFile& file, SaveFile::Impl& s) {
 }
 
 Status read_extras(SaveFile::Impl& s, u64 object_data_end) {
-  detail::Reader r(s.body);
+  detail::Reader r(s.reader.data());
   r.seek(static_cast<usize>(object_data_end));
   u64 size = 0;
   if (!r.value(size) || size > r.remaining()) return s.fail(corrupt(s, "custom data is cut"));
