@@ -165,7 +165,14 @@ Result<FileHeader> decode_header(ByteSpan prefix, u64 file_size) {
   return h;
 }
 
-Result<DecodedFile> decode_file(ByteSpan file, const LoadLimits& limits) {
+namespace {
+
+// decode_file and decode_file_view: verifies `file` and finds its body. An uncompressed body is
+// copied into `storage` (64 KiB at a time, right after its checksum read that chunk: one pass
+// over the file's bytes from memory instead of two) unless `view`, when `body` is the file's own
+// bytes; a compressed body is decoded into `storage` (replaced, its capacity reused).
+Result<FileHeader> decode_into(ByteSpan file, const LoadLimits& limits, bool view,
+                               ByteBuffer& storage, ByteSpan& body) {
   if (file.size() > limits.max_file_bytes) {
     return fail(ErrorCode::kOutOfRange, "save file of {} bytes exceeds the limit", file.size());
   }
@@ -183,12 +190,11 @@ Result<DecodedFile> decode_file(ByteSpan file, const LoadLimits& limits) {
                                     : "file has bytes after its end");
   }
   const u64 data_at = table_at + chunks * 8;
-  // An uncompressed body is the stored bytes: each 64 KiB chunk is copied right after its
-  // checksum has read it (one pass over the file's bytes from memory instead of two).
-  const bool copy = h.compression == Compression::kNone && h.body_size == h.stored_size &&
-                    h.body_size <= limits.max_body_bytes;
-  DecodedFile copied{h, {}};
-  if (copy) copied.body.reserve(static_cast<usize>(h.stored_size));
+  const bool plain = h.compression == Compression::kNone && h.body_size == h.stored_size &&
+                     h.body_size <= limits.max_body_bytes;
+  const bool copy = plain && !view;
+  storage.clear();
+  if (copy) storage.reserve(static_cast<usize>(h.stored_size));
   for (u64 i = 0; i < chunks; ++i) {
     const u64 at = data_at + i * kChecksumChunk;
     const u64 n = std::min<u64>(kChecksumChunk, h.stored_size - i * kChecksumChunk);
@@ -198,28 +204,43 @@ Result<DecodedFile> decode_file(ByteSpan file, const LoadLimits& limits) {
       return corrupt(at, fmt::format("checksum mismatch in bytes {}..{}", at, at + n - 1));
     }
     if (copy) {
-      copied.body.insert(copied.body.end(), file.begin() + static_cast<std::ptrdiff_t>(at),
-                         file.begin() + static_cast<std::ptrdiff_t>(at + n));
+      storage.insert(storage.end(), file.begin() + static_cast<std::ptrdiff_t>(at),
+                     file.begin() + static_cast<std::ptrdiff_t>(at + n));
     }
   }
-  if (copy) return copied;
   const ByteSpan stored = file.subspan(data_at, h.stored_size);
+  if (plain) {
+    body = view ? stored : ByteSpan(storage);
+    return header;
+  }
   if (h.body_size > limits.max_body_bytes) {
     return fail(ErrorCode::kOutOfRange, "save body of {} bytes exceeds the limit", h.body_size);
   }
-  DecodedFile out{h, {}};
-  if (h.compression == Compression::kNone) {
-    if (h.body_size != h.stored_size) return corrupt(24, "stored body size mismatch");
-    out.body.assign(stored.begin(), stored.end());
-    return out;
-  }
+  if (h.compression == Compression::kNone) return corrupt(24, "stored body size mismatch");
   if (h.body_size > pack::max_expansion(codec(h.compression), h.stored_size)) {
     return corrupt(24, "body size is implausible for its compressed size");
   }
-  out.body.resize(h.body_size);
-  auto st = pack::decompress(codec(h.compression), stored, out.body);
+  storage.resize(h.body_size);
+  auto st = pack::decompress(codec(h.compression), stored, storage);
   if (!st) return corrupt(data_at, "compressed body does not decode: " + st.error().message());
+  body = ByteSpan(storage);
+  return header;
+}
+
+}  // namespace
+
+Result<DecodedFile> decode_file(ByteSpan file, const LoadLimits& limits) {
+  DecodedFile out;
+  ByteSpan body;
+  auto header = decode_into(file, limits, false, out.body, body);
+  if (!header) return Unexpected(header.error());
+  out.header = std::move(*header);
   return out;
+}
+
+Result<FileHeader> decode_file_into(ByteSpan file, ByteBuffer& storage, ByteSpan& body, bool view,
+                                    const LoadLimits& limits) {
+  return decode_into(file, limits, view, storage, body);
 }
 
 Result<FileHeader> read_header(const std::filesystem::path& path) {

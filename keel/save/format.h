@@ -57,6 +57,11 @@ Result<ByteBuffer> encode_file(const FileHeader& header, ByteSpan body, int leve
 // The same into `out` (replaced; its capacity is reused: a session keeps its file buffer).
 Status encode_file_into(const FileHeader& header, ByteSpan body, int level, ByteBuffer& out);
 Result<DecodedFile> decode_file(ByteSpan file, const LoadLimits& limits = {});
+// The same into `storage` (replaced, its capacity reused), `body` viewing it; with `view`, an
+// uncompressed body is not copied: `body` is then a view of `file`'s own bytes (valid while they
+// are). A compressed body is always decoded into `storage`.
+Result<FileHeader> decode_file_into(ByteSpan file, ByteBuffer& storage, ByteSpan& body, bool view,
+                                    const LoadLimits& limits = {});
 // Parses and verifies only the header (needs the first bytes of the file, at least
 // kFixedHeaderSize plus the client header). Refuses another machine's layout.
 Result<FileHeader> decode_header(ByteSpan prefix, u64 file_size);

@@ -339,7 +339,7 @@ Status save_set(SaveFile& file, SaveFile::Impl& s) {
 }
 
 Status read_extras(SaveFile::Impl& s, u64 object_data_end) {
-  detail::Reader r(s.body);
+  detail::Reader r(s.reader.data());
   r.seek(static_cast<usize>(object_data_end));
   u64 size = 0;
   if (!r.value(size) || size > r.remaining()) return s.fail(corrupt(s, "custom data is cut"));
@@ -440,104 +440,94 @@ u32 load32(const std::byte* p) {
   return v;
 }
 
+// One op of a class's plan as load_fused's data pass reads it (plan.ops[k], compacted: the
+// record is only needed to learn a cast and name a member in a message).
+struct FusedOp {
+  u32 offset;  // the slot, from the complete object
+  u32 arg;     // passive, gone: length; pointer: alignment - 1; object: its row in `casts`
+  OpKind kind;
+};
+
 // The classes of a set loaded by load_fused: each object's class is a one-byte index into them.
 struct FusedClass {
   const detail::TypePlan* plan;
-  std::ptrdiff_t object_at;              // plan->object_at
-  std::vector<const detail::Op*> links;  // its block and object pointer ops
-  // Per link and target class: the adjustment from the target's SaveObject to the slot's type,
-  // learned from the record's checked conversion on the first such target (kUnknown until then;
-  // kWrongClass when it refused).
+  u32 min_bytes = 0;             // the least one object's stream holds (null links)
+  u32 max_bytes = 0;             // plan->max_bytes
+  std::ptrdiff_t object_at = 0;  // plan->object_at
+  std::vector<FusedOp> ops;
+  // Per object link (its kObject ops, in stream order) and target class: the adjustment from the
+  // target's SaveObject to the slot's type, learned from the record's checked conversion on the
+  // first such target (kUnknown until then; kWrongClass when it refused).
   std::vector<std::ptrdiff_t> casts;
 };
 constexpr std::ptrdiff_t kUnknown = PTRDIFF_MIN;
 constexpr std::ptrdiff_t kWrongClass = PTRDIFF_MIN + 1;
 
-// Nulls the link slots of `links` [from, end) in the object at `base`: a slot still holding a
-// parked index (load_fused) must not reach a destructor.
-void clear_links(const FusedClass& c, std::byte* base, usize from) {
-  for (usize k = from; k < c.links.size(); ++k) {
-    const detail::Op& op = *c.links[k];
-    if (op.kind == OpKind::kPointer) op.record->set_pointer(base + op.offset, nullptr);
-    if (op.kind == OpKind::kObject) op.record->set_object(base + op.offset, nullptr);
-  }
-}
+// What load_fused's data pass reads besides the stream: the set's objects (all created) and
+// their classes, and the caller's blocks.
+struct FusedSet {
+  const FusedClass* classes;
+  const u8* kinds;
+  SaveObject* const* objects;
+  u32 count;
+  const SaveFile::Impl::Block* blocks;
+  usize caller_blocks;
+};
 
-// Reads one object's stream into the object at `base` (load_fused's first pass): passive bytes
-// in place, links parked in their slots (an object index; a block index with the offset in the
-// high half). Returns why it failed (`in` at the failed op, `failed` its index), else null.
-const char* read_parked(const detail::TypePlan& plan, std::byte* base, const std::byte*& in,
-                        const std::byte* end, u64 block_count, u32 count, usize& failed) {
+// Reads one object's stream into the object at `base` (load_fused's data pass): passive bytes in
+// place, each link straight to its target (every object of the set exists), checked as the
+// book's passes check it: object indices in range and of the slot's class, block indices in
+// range, offsets inside their block and aligned for the slot's type. Returns why it failed (`in`
+// at the failed op, `failed` its index), else null; a slot is only ever written with a pointer
+// that passed its checks, so a failed load leaves no bad pointer for a destructor. `kRoom`: the
+// stream holds the class's most bytes (plan.max_bytes) from `in`, so no op checks the end.
+template <bool kRoom>
+const char* read_linked(const FusedSet set, FusedClass& c, std::byte* base, const std::byte*& in,
+                        const std::byte* end, usize& failed) {
+  // (Locals, not loads through `c`: the slots written are bytes, which may alias anything.)
   const std::byte* p = in;
   const char* why = nullptr;
+  const FusedOp* const ops = c.ops.data();
+  const usize n = c.ops.size();
+  std::ptrdiff_t* const casts = c.casts.data();
   usize k = 0;
-  for (const usize n = plan.ops.size(); k < n; ++k) {
-    const detail::Op& op = plan.ops[k];
+  for (; k < n; ++k) {
+    const FusedOp op = ops[k];
     std::byte* const slot = base + op.offset;
-    if (op.kind == OpKind::kPassive || op.kind == OpKind::kGone) {
-      if (static_cast<usize>(end - p) < op.length) {
+    if (op.kind == OpKind::kPassive) {
+      if (!kRoom && static_cast<usize>(end - p) < op.arg) {
         why = "data ends early";
         break;
       }
-      if (op.kind == OpKind::kPassive) detail::copy_bytes(slot, p, op.length);
-      p += op.length;
+      detail::copy_bytes(slot, p, op.arg);
+      p += op.arg;
       continue;
     }
-    if (end - p < 4) {
+    if (op.kind == OpKind::kGone) {
+      if (!kRoom && static_cast<usize>(end - p) < op.arg) {
+        why = "data ends early";
+        break;
+      }
+      p += op.arg;
+      continue;
+    }
+    if (!kRoom && end - p < 4) {
       why = "data ends early";
       break;
     }
-    u64 parked = load32(p);
-    if (op.kind == OpKind::kPointer) {
-      if (parked != 0) {
-        if (end - p < 8) {
-          p += 4;
-          why = "data ends early";
-          break;
-        }
-        if (parked > block_count) {
-          why = "block index out of range";
-          break;
-        }
-        parked |= u64{load32(p + 4)} << 32;
-        p += 4;
+    const u32 index = load32(p);
+    std::byte* to = nullptr;
+    if (op.kind == OpKind::kObject) {
+      if (index > set.count) {
+        why = "object index out of range";
+        break;
       }
-    } else if (parked > count) {
-      why = "object index out of range";
-      break;
-    }
-    p += 4;
-    std::memcpy(slot, &parked, sizeof parked);
-  }
-  in = p;
-  failed = k;
-  return why;
-}
-
-// load_fused's second pass: every parked link of the set's objects becomes a pointer. Returns
-// why one failed (`failed_object`, `failed_link`: the object and its link; that link and the
-// ones after it still hold parked values), else null.
-const char* fix_links(std::vector<FusedClass>& classes, const u8* kinds, SaveObject* const* objects,
-                      u32 count, const SaveFile::Impl::Block* blocks, usize caller_blocks,
-                      usize& failed_object, usize& failed_link) {
-  const usize class_count = classes.size();
-  for (u32 i = 0; i < count; ++i) {
-    FusedClass& c = classes[kinds[i]];
-    std::byte* const base = reinterpret_cast<std::byte*>(objects[i]) - c.object_at;
-    const usize links = c.links.size();
-    for (usize k = 0; k < links; ++k) {
-      const detail::Op& op = *c.links[k];
-      std::byte* const slot = base + op.offset;
-      u64 parked = 0;
-      std::memcpy(&parked, slot, sizeof parked);
-      const auto index = static_cast<u32>(parked);
-      if (index == 0) continue;  // parked as zero bits: a null pointer
-      const char* why = nullptr;
-      if (op.kind == OpKind::kObject) {
-        SaveObject* const target = objects[index - 1];
-        std::ptrdiff_t& cast = c.casts[k * class_count + kinds[index - 1]];
-        if (cast == kUnknown) {
-          if (op.record->set_object(slot, target)) {
+      if (index != 0) {
+        SaveObject* const target = set.objects[index - 1];
+        std::ptrdiff_t& cast = casts[op.arg + set.kinds[index - 1]];
+        if (cast == kUnknown) [[unlikely]] {
+          const Record* record = c.plan->ops[k].record;
+          if (record->set_object(slot, target)) {
             std::byte* stored = nullptr;
             std::memcpy(&stored, slot, sizeof stored);
             cast = stored - reinterpret_cast<std::byte*>(target);
@@ -545,56 +535,98 @@ const char* fix_links(std::vector<FusedClass>& classes, const u8* kinds, SaveObj
             cast = kWrongClass;
           }
         }
-        if (cast != kWrongClass) {
-          std::byte* const to = reinterpret_cast<std::byte*>(target) + cast;
-          std::memcpy(slot, &to, sizeof to);
-          continue;
+        if (cast == kWrongClass) [[unlikely]] {
+          why = "points to an object of the wrong class";
+          break;
         }
-        why = "points to an object of the wrong class";
-      } else {
-        const auto offset = static_cast<u32>(parked >> 32);
-        // The caller's blocks, then one per object of the set (its complete object).
-        const std::byte* block_base = nullptr;
-        usize block_length = 0;
-        if (index <= caller_blocks) {
-          block_base = blocks[index - 1].base;
-          block_length = blocks[index - 1].length;
-        } else {
-          const usize o = index - caller_blocks - 1;
-          const FusedClass& of = classes[kinds[o]];
-          block_base = reinterpret_cast<const std::byte*>(objects[o]) - of.object_at;
-          block_length = of.plan->size;
-        }
-        auto* target = const_cast<std::byte*>(block_base) + offset;
-        // Alignments are powers of two.
-        if (offset >= block_length) {
-          why = "offset beyond its block";
-        } else if ((reinterpret_cast<uintptr_t>(target) & (op.record->target_align - 1)) != 0) {
-          why = "pointer is misaligned for its type";
-        } else {
-          // (What the record's set_pointer stores: a T* made from a void* has its bits.)
-          std::memcpy(slot, &target, sizeof target);
-          continue;
-        }
+        to = reinterpret_cast<std::byte*>(target) + cast;
       }
+      p += 4;
+    } else if (index != 0) {
+      if (!kRoom && end - p < 8) {
+        p += 4;
+        why = "data ends early";
+        break;
+      }
+      if (index > set.caller_blocks + u64{set.count}) {
+        why = "block index out of range";
+        break;
+      }
+      const u32 offset = load32(p + 4);
+      // The caller's blocks, then one per object of the set (its complete object).
+      const std::byte* block_base = nullptr;
+      usize block_length = 0;
+      if (index <= set.caller_blocks) {
+        block_base = set.blocks[index - 1].base;
+        block_length = set.blocks[index - 1].length;
+      } else {
+        const usize o = index - set.caller_blocks - 1;
+        const FusedClass& of = set.classes[set.kinds[o]];
+        block_base = reinterpret_cast<const std::byte*>(set.objects[o]) - of.object_at;
+        block_length = of.plan->size;
+      }
+      to = const_cast<std::byte*>(block_base) + offset;
+      // Alignments are powers of two.
+      if (offset >= block_length) {
+        why = "offset beyond its block";
+        break;
+      }
+      if ((reinterpret_cast<uintptr_t>(to) & op.arg) != 0) {
+        why = "pointer is misaligned for its type";
+        break;
+      }
+      p += 8;
+    } else {
+      p += 4;
+    }
+    // (What the records' set_object / set_pointer store: a T* made from a complete object's
+    // address plus the learned adjustment, or from a void*, has its bits.)
+    std::memcpy(slot, &to, sizeof to);
+  }
+  in = p;
+  failed = k;
+  return why;
+}
+
+// load_fused's data pass: reads every object's stream (read_linked). Returns why one failed
+// (`failed_object`, `failed_op`; `in` at the failed op), else null.
+[[gnu::noinline]] const char* read_objects(const FusedSet& set, const std::byte*& in,
+                                           const std::byte* end, u32& failed_object,
+                                           usize& failed_op) {
+  const FusedSet local = set;  // (in registers: see read_linked)
+  const u8* const kinds = local.kinds;
+  SaveObject* const* const objects = local.objects;
+  FusedClass* const classes = const_cast<FusedClass*>(local.classes);
+  const u32 count = local.count;
+  const std::byte* at = in;
+  for (u32 i = 0; i < count; ++i) {
+    FusedClass& c = classes[kinds[i]];
+    std::byte* const base = reinterpret_cast<std::byte*>(objects[i]) - c.object_at;
+    usize op = 0;
+    const char* why = static_cast<usize>(end - at) >= c.max_bytes
+                          ? read_linked<true>(local, c, base, at, end, op)
+                          : read_linked<false>(local, c, base, at, end, op);
+    if (why != nullptr) {
+      in = at;
       failed_object = i;
-      failed_link = k;
+      failed_op = op;
       return why;
     }
   }
+  in = at;
   return nullptr;
 }
 
 // A set whose classes all keep the default pre_load and load hooks (no game code runs between
-// creating the objects and reading them, and none declares a block) loads as a hand-written
-// loader with an index table would: each object is created and its stream read at once, while
-// it is in cache, with its links (an object index, or a block index and offset) parked in the
-// pointer slots themselves; a second pass turns them into pointers once every object exists.
-// The per-object bookkeeping is the object list and one byte (its class); objects' own blocks
-// are found from the object list (with no hook, block i of the set's objects follows the
-// caller's blocks). Every check of the book's passes is made (ranges in the first pass, block
-// offsets, alignment and classes in the second); a failure nulls every parked slot before the
-// objects are dropped. Returns false, having changed nothing, when the set needs the book's
+// creating the objects and reading them, and none declares a block) loads in the book's order
+// without its hooks: the save ids precede the data, so every object is created first (one
+// sequential pass over the ids: the allocations), then one pass over the stream reads each
+// object with every link resolved at once, its target already existing. The per-object
+// bookkeeping is the object list and one byte (its class); objects' own blocks are found from
+// the object list (with no hook, block i of the set's objects follows the caller's blocks).
+// Every check of the book's passes is made as the link is read; on a failure the session drops
+// the objects it created (end()), and no slot holds anything but a checked pointer or its
+// constructor's value. Returns false, having changed nothing, when the set needs the book's
 // passes (a hook of its own, an unknown save id, a factory making another class, blocks or
 // custom data other than a hook-less save writes): they run and report any error as before.
 bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
@@ -612,16 +644,20 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
   u64 extras = 1;
   std::memcpy(&extras, body + data_end, 8);
   if (extras != 0 || hash != block_hash(s)) return false;
-  // Every object's class, through a direct-mapped save id cache.
+  // Every object's class, through a direct-mapped save id cache, and the least the stream holds
+  // for these objects (every link null): a file whose data is shorter fails before anything is
+  // created, so the objects made stay bounded by its bytes.
   std::vector<FusedClass> classes;
   struct IdSlot {
     u32 id = 0;
     u32 cls = UINT32_MAX;
+    u64 min_bytes = 0;
   };
   std::array<IdSlot, 64> by_id{};
   constexpr u8 kDefaults = detail::kKeepsPreLoad | detail::kKeepsLoad;
   std::vector<u8>& kinds = s.kinds;
   kinds.resize(count);  // bounded by the file: each object's save id took 4 of its bytes
+  u64 least = 0;        // (fewer than 2^26 objects of a u32 each: no overflow)
   for (u32 i = 0; i < count; ++i) {
     const u32 id = load32(body + ids_at + 4 * usize{i});
     IdSlot& slot = by_id[id % by_id.size()];
@@ -634,91 +670,77 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
       while (c < classes.size() && classes[c].plan != plan) ++c;
       if (c == classes.size()) {
         if (c > UINT8_MAX) return false;
-        FusedClass added{plan, plan->object_at, {}, {}};
+        u32 min_bytes = 0;
         for (const detail::Op& op : plan->ops) {
-          if (op.kind == OpKind::kPointer || op.kind == OpKind::kObject) added.links.push_back(&op);
+          min_bytes += op.kind == OpKind::kPassive || op.kind == OpKind::kGone ? op.length : 4;
         }
-        classes.push_back(std::move(added));
+        classes.push_back({plan, min_bytes, plan->max_bytes, plan->object_at, {}, {}});
       }
-      slot = {id, c};
+      slot = {id, c, classes[c].min_bytes};
     }
     kinds[i] = static_cast<u8>(slot.cls);
+    least += slot.min_bytes;
   }
-  for (FusedClass& c : classes) c.casts.assign(c.links.size() * classes.size(), kUnknown);
+  if (least > data_size) {
+    s.reader.seek(data_at);
+    result = s.fail(corrupt(
+        s, fmt::format("object data of {} bytes is shorter than its {} objects' templates need",
+                       data_size, count)));
+    return true;
+  }
+  for (FusedClass& c : classes) {
+    usize links = 0;
+    for (const detail::Op& op : c.plan->ops) {
+      u32 arg = op.length;
+      if (op.kind == OpKind::kPointer) arg = op.record->target_align - 1;
+      if (op.kind == OpKind::kObject) arg = static_cast<u32>(links++ * classes.size());
+      c.ops.push_back({op.offset, arg, op.kind});
+    }
+    c.casts.assign(links * classes.size(), kUnknown);
+  }
+  // The objects, in one pass over their classes.
   const usize first_created = s.created.size();
-  const usize caller_blocks = s.blocks.size();
   s.created.reserve(first_created + count);
-  s.objects.reserve(count);
-  s.extra_data.clear();
-  s.extra_next = 0;
-  s.phase = Phase::kLoad;
-  const u64 block_count = caller_blocks + u64{count};
-  const std::byte* in = body + data_at;
-  const std::byte* const end = body + data_end;
-  const auto base_of = [&](usize i) {
-    return reinterpret_cast<std::byte*>(s.objects[i]) - classes[kinds[i]].plan->object_at;
-  };
-  // Nulls every parked slot of objects [from, to).
-  const auto clear_objects = [&](usize from, usize to) {
-    for (usize i = from; i < to; ++i) clear_links(classes[kinds[i]], base_of(i), 0);
-  };
+  s.objects.resize(count);
+  SaveObject** const objects = s.objects.data();
   for (u32 i = 0; i < count; ++i) {
     const detail::TypePlan& plan = *classes[kinds[i]].plan;
     std::unique_ptr<SaveObject> object = plan.create();
     SaveObject* const raw = object.get();
     if (raw == nullptr || &typeid(*raw) != plan.type) {
       // Not the class the plan was measured on: the book's passes (virtual hooks) take the set.
-      clear_objects(0, i);
       s.created.resize(first_created);
       s.objects.clear();
       return false;
     }
-    std::byte* const base = reinterpret_cast<std::byte*>(raw) - plan.object_at;
     s.created.push_back(std::move(object));
-    s.objects.push_back(raw);
-    s.current = i + 1;
-    usize failed = 0;
-    const char* why = read_parked(plan, base, in, end, block_count, count, failed);
+    objects[i] = raw;
+  }
+  s.extra_data.clear();
+  s.extra_next = 0;
+  s.phase = Phase::kLoad;
+  const FusedSet set{classes.data(), kinds.data(),    s.objects.data(),
+                     count,          s.blocks.data(), s.blocks.size()};
+  const std::byte* in = body + data_at;
+  const std::byte* const end = body + data_end;
+  u32 i = 0;
+  usize failed = 0;
+  const char* why = read_objects(set, in, end, i, failed);
+  {
     if (why != nullptr) {
-      clear_objects(0, i);
       const FusedClass& c = classes[kinds[i]];
-      const detail::Op& op = plan.ops[failed];
-      // The links before the failed op hold parked values; the rest the constructor's.
-      usize parked = 0;
-      while (parked < c.links.size() && c.links[parked] < &op) ++parked;
-      FusedClass first{c.plan,
-                       c.object_at,
-                       {c.links.begin(), c.links.begin() + static_cast<std::ptrdiff_t>(parked)},
-                       {}};
-      clear_links(first, base, 0);
+      s.current = i + 1;
       s.reader.seek(static_cast<usize>(in - body));
-      result = s.fail(
-          Error(ErrorCode::kCorrupt,
-                fmt::format("save data corrupt at body byte {}: object {} ({}) member '{}': {}",
-                            s.reader.pos(), i + 1, plan.name, op.record->name, why)));
+      result = s.fail(Error(
+          ErrorCode::kCorrupt,
+          fmt::format("save data corrupt at body byte {}: object {} ({}) member '{}': {}",
+                      s.reader.pos(), i + 1, c.plan->name, c.plan->ops[failed].record->name, why)));
       return true;
     }
   }
   if (in != end) {
-    clear_objects(0, count);
     s.reader.seek(static_cast<usize>(in - body));
     result = s.fail(corrupt(s, "object data is longer than the templates read"));
-    return true;
-  }
-  // The links, now that every object exists.
-  usize failed_object = 0;
-  usize failed_link = 0;
-  const char* why = fix_links(classes, kinds.data(), s.objects.data(), count, s.blocks.data(),
-                              caller_blocks, failed_object, failed_link);
-  if (why != nullptr) {
-    const FusedClass& c = classes[kinds[failed_object]];
-    clear_links(c, base_of(failed_object), failed_link);
-    clear_objects(failed_object + 1, count);
-    s.current = static_cast<u32>(failed_object + 1);
-    result = s.fail(
-        Error(ErrorCode::kCorrupt,
-              fmt::format("save data corrupt: object {} ({}) member '{}': {}", failed_object + 1,
-                          c.plan->name, c.links[failed_link]->record->name, why)));
     return true;
   }
   s.reader.seek(data_end + 8);  // the custom data table, empty

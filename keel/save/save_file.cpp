@@ -128,7 +128,7 @@ Status SaveFile::begin_load(const std::filesystem::path& path, LoadLimits limits
     s.mode = Mode::kLoading;
     return s.fail(text.error());
   }
-  auto st = begin_load_bytes(as_bytes(*text), limits);
+  auto st = begin_load_from(as_bytes(*text), limits, false);  // (`text` ends here: a copy)
   if (!st && s.error) {
     SourceLocation where = s.error->where();
     where.file = path.string();
@@ -139,6 +139,10 @@ Status SaveFile::begin_load(const std::filesystem::path& path, LoadLimits limits
 }
 
 Status SaveFile::begin_load_bytes(ByteSpan file, LoadLimits limits) {
+  return begin_load_from(file, limits, true);
+}
+
+Status SaveFile::begin_load_from(ByteSpan file, LoadLimits limits, bool view) {
   Impl& s = *impl_;
   if (s.mode == Mode::kSaving || s.mode == Mode::kLoading) {
     return s.fail(usage("begin_load() while a session is open; call end() first"));
@@ -149,13 +153,13 @@ Status SaveFile::begin_load_bytes(ByteSpan file, LoadLimits limits) {
   *impl_ = Impl{};
   s.system = system;
   s.active = &system->impl();
-  detail::take_buffers(s, false);
+  detail::take_buffers(s, true);  // a compressed or copied body is decoded into its buffer
   s.mode = Mode::kLoading;
-  auto decoded = decode_file(file, limits);
+  ByteSpan body;
+  auto decoded = decode_file_into(file, s.body, body, view, limits);
   if (!decoded) return s.fail(decoded.error());
-  s.header = std::move(decoded->header.client);
-  s.body = std::move(decoded->body);
-  const u64 version = decoded->header.version;
+  s.header = std::move(decoded->client);
+  const u64 version = decoded->version;
   if (version != s.active->version) {
     const SaveSystem::Impl::Migration* found = nullptr;
     for (const auto& m : s.active->migrations) {
@@ -170,7 +174,7 @@ Status SaveFile::begin_load_bytes(ByteSpan file, LoadLimits limits) {
     s.active = &found->previous->impl();
     s.upgrade = found->upgrade ? &found->upgrade : nullptr;
   }
-  s.reader = detail::Reader(s.body);
+  s.reader = detail::Reader(body);
   u32 schema_size = 0;
   if (!s.reader.value(schema_size) || !s.reader.skip(schema_size)) {
     return s.fail(Error(ErrorCode::kCorrupt, "save body ends inside its schema"));

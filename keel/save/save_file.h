@@ -44,6 +44,8 @@ class SaveFile {
   // Begin(filename, loading). An empty path saves to memory (see bytes()).
   Status begin_save(const std::filesystem::path& path, SaveOptions options = {});
   Status begin_load(const std::filesystem::path& path, LoadLimits limits = {});
+  // A file in memory: `file` must stay valid and unchanged until end() (an uncompressed body is
+  // read in place, not copied).
   Status begin_load_bytes(ByteSpan file, LoadLimits limits = {});
   // End(returnThisError): finishes the session (writes the file when saving and everything
   // succeeded) and returns `result` if it is an error, else the session's own status.
@@ -93,7 +95,8 @@ class SaveFile {
 
   // The encoded file after a successful end() of a save to memory.
   const ByteBuffer& bytes() const;
-  // The uncompressed object stream (for tests and tools).
+  // The uncompressed object stream (for tests and tools): a save's; a load's when it was decoded
+  // or copied (begin_load(path), or compressed), else empty (read in place).
   ByteSpan body() const;
   // 1-based index of each declared object in the current set; 0 if not declared.
   usize object_count() const;
@@ -103,6 +106,7 @@ class SaveFile {
   struct Impl;
 
  private:
+  Status begin_load_from(ByteSpan file, LoadLimits limits, bool view);
   std::unique_ptr<Impl> impl_;
 };
 

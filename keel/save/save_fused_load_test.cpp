@@ -1,7 +1,9 @@
-// A set whose classes keep the default load hooks is read in one pass over the stream with its
-// links parked in the pointer slots, then fixed in a second pass: the objects must come out as
-// the book's passes make them, a crafted link must fail the load, and a failed load must never
-// leave a parked index in a slot (the destructors below check every pointer they hold).
+// A set whose classes keep the default load hooks is loaded without the book's hooks: every
+// object is created first (its class comes from the save ids, which precede the data), then one
+// pass over the stream reads each object and points each link straight at its target, forward
+// links included. The objects must come out as the book's passes make them, a crafted link must
+// fail the load, and a failed load must leave nothing: no object alive, no slot holding anything
+// but a checked pointer (the destructors below check every pointer they hold).
 #include "keel/save/format.h"
 #include "keel/save/save_file.h"
 #include "keel/save/system.h"
@@ -19,6 +21,7 @@ u32 g_fused_level[16];
 // found that are none of these, nor into the level: a parked index left in a slot.
 std::set<const void*> g_ever;
 int g_bad_pointers = 0;
+int g_live = 0;  // Owners and Things alive
 
 void check_pointer(const void* p) {
   const auto* level = reinterpret_cast<const std::byte*>(g_fused_level);
@@ -35,10 +38,12 @@ class Owner : public SaveObject {
   Thing* thing = nullptr;
   const u32* watched = nullptr;  // into the level or into another object
   Owner() {
+    ++g_live;
     g_ever.insert(this);
     g_ever.insert(&value);
   }
   ~Owner() override {
+    --g_live;
     check_pointer(peer);
     check_pointer(thing);
     check_pointer(watched);
@@ -48,8 +53,19 @@ class Thing : public SaveObject {
   KEEL_SAVABLE(Thing, 71)
   u32 weight = 0;
   Owner* back = nullptr;
-  Thing() { g_ever.insert(this); }
-  ~Thing() override { check_pointer(back); }
+  Thing() {
+    ++g_live;
+    g_ever.insert(this);
+  }
+  ~Thing() override {
+    --g_live;
+    check_pointer(back);
+  }
+};
+// A Thing with more to it, made by a factory now and then (no save id of its own).
+class BigThing : public Thing {
+ public:
+  u32 extra = 0;
 };
 KEEL_SAVE_TEMPLATE(Owner) = {KEEL_SAVEDEF(Owner),          KEEL_SAVEDATA(Owner, value),
                              KEEL_SAVEPOBJ(Owner, peer),   KEEL_SAVEPOBJ(Owner, thing),
@@ -97,9 +113,22 @@ ByteBuffer seal(const ByteBuffer& body) {
   return file ? *file : ByteBuffer{};
 }
 
-Status load(ByteSpan file, std::vector<std::unique_ptr<SaveObject>>& objects) {
+// Every other Thing the factory makes is a BigThing: not the class the plan was measured on.
+std::unique_ptr<SaveObject> make_thing() {
+  static u32 made = 0;
+  if (made++ % 2 == 1) return std::make_unique<BigThing>();
+  return std::make_unique<Thing>();
+}
+
+const SaveSystem& owners_with_factory() {
+  static const SaveSystem s({type<Owner>(), type<Thing>(&make_thing)});
+  return s;
+}
+
+Status load(ByteSpan file, std::vector<std::unique_ptr<SaveObject>>& objects,
+            const SaveSystem& system = owners()) {
   g_bad_pointers = 0;
-  SaveFile in(owners());
+  SaveFile in(system);
   Status st = in.begin_load_bytes(file);
   in.declare_block(g_fused_level, sizeof g_fused_level);
   if (st) st = in.process_objects();
@@ -153,7 +182,7 @@ TEST(SaveFusedLoad, RestoresObjectAndBlockPointers) {
   EXPECT_EQ(o, o0);
 }
 
-TEST(SaveFusedLoad, ALinkToTheWrongClassFailsAndNoParkedIndexReachesADestructor) {
+TEST(SaveFusedLoad, ALinkToTheWrongClassFailsAndNoBadPointerReachesADestructor) {
   Scene scene;
   ByteBuffer body = save_body(scene);
   const usize at = data_at(body);
@@ -179,7 +208,7 @@ TEST(SaveFusedLoad, AnObjectIndexPastTheSetFails) {
   EXPECT_EQ(g_bad_pointers, 0);
 }
 
-TEST(SaveFusedLoad, BlockPointersAreCheckedOnceEveryBlockExists) {
+TEST(SaveFusedLoad, BlockPointersAreCheckedAsTheyAreRead) {
   Scene scene;
   const ByteBuffer good = save_body(scene);
   const usize at = data_at(good);
@@ -208,7 +237,7 @@ TEST(SaveFusedLoad, BlockPointersAreCheckedOnceEveryBlockExists) {
   }
 }
 
-TEST(SaveFusedLoad, AStreamCutShortFailsWithEveryParkedSlotCleared) {
+TEST(SaveFusedLoad, AStreamCutShortFailsAndNoBadPointerReachesADestructor) {
   Scene scene;
   ByteBuffer body = save_body(scene);
   // Drop the last object's bytes: the set's data length and the custom data table stay, so
@@ -228,6 +257,138 @@ TEST(SaveFusedLoad, AStreamCutShortFailsWithEveryParkedSlotCleared) {
       << st.error().message();
   EXPECT_TRUE(objects.empty());
   EXPECT_EQ(g_bad_pointers, 0);
+}
+
+// Discovery makes most links point forward (owner 0 found owner 1 and thing 0 through its own
+// links): each is resolved as its object's stream is read, the target created before the data.
+TEST(SaveFusedLoad, ForwardLinksAndPointersIntoLaterObjectsResolveInTheDataPass) {
+  Scene scene;
+  const ByteBuffer body = save_body(scene);
+  const usize at = data_at(body);
+  EXPECT_EQ(get32(body, at + kPeer), 2u);     // owner 1: the second object
+  EXPECT_EQ(get32(body, at + kThing), 3u);    // thing 0: the third
+  EXPECT_EQ(get32(body, at + kWatched), 3u);  // owner 1's own block (after the level)
+  std::vector<std::unique_ptr<SaveObject>> objects;
+  ASSERT_TRUE(load(seal(body), objects));
+  ASSERT_EQ(objects.size(), 6u);
+  auto* o0 = dynamic_cast<Owner*>(objects[0].get());
+  auto* o1 = dynamic_cast<Owner*>(objects[1].get());
+  auto* t0 = dynamic_cast<Thing*>(objects[2].get());
+  ASSERT_NE(o0, nullptr);
+  ASSERT_NE(o1, nullptr);
+  ASSERT_NE(t0, nullptr);
+  EXPECT_EQ(o0->peer, o1);
+  EXPECT_EQ(o0->thing, t0);
+  EXPECT_EQ(o0->watched, &o1->value);
+  EXPECT_EQ(o1->value, 11u);
+  EXPECT_EQ(t0->back, o0);  // a backward link
+}
+
+// The last object's link is bad: every object before it was read and linked when the load fails.
+// Nothing is handed over, every object made is destroyed, and no destructor sees a bad pointer.
+TEST(SaveFusedLoad, AHostileFileFailingHalfWayLeavesNothing) {
+  Scene scene;
+  ByteBuffer body = save_body(scene);
+  const usize at = data_at(body);
+  u64 length = 0;
+  std::memcpy(&length, body.data() + at - 8, 8);
+  const usize last_back = at + static_cast<usize>(length) - 4;  // thing 2's owner, last in the set
+  ASSERT_EQ(get32(body, last_back), 4u);                        // owner 2
+  put32(body, last_back, 7);
+  const int live = g_live;
+  std::vector<std::unique_ptr<SaveObject>> objects;
+  const Status st = load(seal(body), objects);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message().find("object 6 (Thing) member 'back': object index out of range"),
+            std::string::npos)
+      << st.error().message();
+  EXPECT_TRUE(objects.empty());
+  EXPECT_EQ(g_live, live);
+  EXPECT_EQ(g_bad_pointers, 0);
+}
+
+// A set claiming more objects than its data can hold fails before any object is created (the
+// objects a file can make are bounded by its bytes).
+TEST(SaveFusedLoad, DataShorterThanItsObjectsNeedFailsBeforeCreatingAny) {
+  Scene scene;
+  ByteBuffer body = save_body(scene);
+  const usize at = data_at(body);
+  u64 length = 0;
+  std::memcpy(&length, body.data() + at - 8, 8);
+  body.erase(body.begin() + static_cast<std::ptrdiff_t>(at + 8),
+             body.begin() + static_cast<std::ptrdiff_t>(at + length));
+  length = 8;
+  std::memcpy(body.data() + at - 8, &length, 8);
+  const int live = g_live;
+  int most = 0;
+  std::vector<std::unique_ptr<SaveObject>> objects;
+  {
+    SaveFile in(owners());
+    const ByteBuffer file = seal(body);
+    Status st = in.begin_load_bytes(file);
+    in.declare_block(g_fused_level, sizeof g_fused_level);
+    if (st) st = in.process_objects();
+    most = g_live;
+    st = in.end(st);
+    ASSERT_FALSE(st);
+    EXPECT_NE(st.error().message().find("shorter than its 6 objects' templates need"),
+              std::string::npos)
+        << st.error().message();
+  }
+  EXPECT_EQ(most, live);  // none was made
+  EXPECT_EQ(g_live, live);
+}
+
+// A factory that makes another class than its plan's (here every other Thing) sends the set to
+// the book's passes, which load it through the objects' virtual hooks: the same objects.
+TEST(SaveFusedLoad, AFactoryMakingAnotherClassTakesTheBooksPasses) {
+  ASSERT_EQ(owners_with_factory().version(), owners().version());
+  Scene scene;
+  const int live = g_live;
+  {
+    std::vector<std::unique_ptr<SaveObject>> objects;
+    ASSERT_TRUE(load(seal(save_body(scene)), objects, owners_with_factory()));
+    ASSERT_EQ(objects.size(), 6u);
+    int big = 0;
+    const Owner* o = dynamic_cast<Owner*>(objects[0].get());
+    for (u32 i = 0; i < 3; ++i) {
+      ASSERT_NE(o, nullptr);
+      EXPECT_EQ(o->value, 10 + i);
+      ASSERT_NE(o->thing, nullptr);
+      EXPECT_EQ(o->thing->weight, 20 + i);
+      EXPECT_EQ(o->thing->back, o);
+      big += dynamic_cast<const BigThing*>(o->thing) != nullptr ? 1 : 0;
+      o = o->peer;
+    }
+    EXPECT_GT(big, 0);
+    EXPECT_EQ(o, objects[0].get());
+  }
+  EXPECT_EQ(g_live, live);
+  EXPECT_EQ(g_bad_pointers, 0);
+}
+
+// An uncompressed file in memory is read in place (begin_load_bytes: the bytes stay valid until
+// end()), a compressed one decoded into the session's buffer: both load the same objects.
+TEST(SaveFusedLoad, FilesInMemoryLoadInPlaceOrDecoded) {
+  Scene scene;
+  const ByteBuffer body = save_body(scene);
+  for (const Compression c : {Compression::kNone, Compression::kZstd}) {
+    FileHeader header;
+    header.compression = c;
+    header.version = owners().version();
+    auto file = encode_file(header, body);
+    ASSERT_TRUE(file);
+    SaveFile in(owners());
+    Status st = in.begin_load_bytes(*file);
+    ASSERT_TRUE(st);
+    EXPECT_EQ(in.body().empty(), c == Compression::kNone);
+    in.declare_block(g_fused_level, sizeof g_fused_level);
+    st = in.end(in.process_objects());
+    ASSERT_TRUE(st) << st.error().message();
+    const auto objects = in.take_objects();
+    ASSERT_EQ(objects.size(), 6u);
+    EXPECT_EQ(dynamic_cast<Owner*>(objects[0].get())->value, 10u);
+  }
 }
 
 }  // namespace
