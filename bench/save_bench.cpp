@@ -135,7 +135,7 @@ ByteBuffer keel_save(save::Compression compression) {
 
 usize keel_load(ByteSpan bytes) {
   save::SaveFile f(save_system());
-  Status st = f.begin_load_bytes(bytes);
+  Status st = f.begin_load_in_place(bytes);  // as the floor reads its bytes where they are
   f.declare_block(g_pool, sizeof g_pool);
   if (st) st = f.process_objects();
   check(static_cast<bool>(f.end(st)), "keel::save load failed");

@@ -139,6 +139,10 @@ Status SaveFile::begin_load(const std::filesystem::path& path, LoadLimits limits
 }
 
 Status SaveFile::begin_load_bytes(ByteSpan file, LoadLimits limits) {
+  return begin_load_from(file, limits, false);
+}
+
+Status SaveFile::begin_load_in_place(ByteSpan file, LoadLimits limits) {
   return begin_load_from(file, limits, true);
 }
 

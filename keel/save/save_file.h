@@ -44,9 +44,12 @@ class SaveFile {
   // Begin(filename, loading). An empty path saves to memory (see bytes()).
   Status begin_save(const std::filesystem::path& path, SaveOptions options = {});
   Status begin_load(const std::filesystem::path& path, LoadLimits limits = {});
-  // A file in memory: `file` must stay valid and unchanged until end() (an uncompressed body is
-  // read in place, not copied).
+  // A file in memory, copied (or decoded) into the session: `file` may go away after the call.
   Status begin_load_bytes(ByteSpan file, LoadLimits limits = {});
+  // A file in memory read in place when its body is not compressed (no copy: the fastest load).
+  // `file` must stay valid and unchanged until end(); a temporary buffer here reads freed memory,
+  // so this is a separate, explicit call.
+  Status begin_load_in_place(ByteSpan file, LoadLimits limits = {});
   // End(returnThisError): finishes the session (writes the file when saving and everything
   // succeeded) and returns `result` if it is an error, else the session's own status.
   Status end(Status result = {});
@@ -96,7 +99,7 @@ class SaveFile {
   // The encoded file after a successful end() of a save to memory.
   const ByteBuffer& bytes() const;
   // The uncompressed object stream (for tests and tools): a save's; a load's when it was decoded
-  // or copied (begin_load(path), or compressed), else empty (read in place).
+  // or copied (begin_load(path), begin_load_bytes(), or compressed), else empty (read in place).
   ByteSpan body() const;
   // 1-based index of each declared object in the current set; 0 if not declared.
   usize object_count() const;

@@ -367,27 +367,32 @@ TEST(SaveFusedLoad, AFactoryMakingAnotherClassTakesTheBooksPasses) {
   EXPECT_EQ(g_bad_pointers, 0);
 }
 
-// An uncompressed file in memory is read in place (begin_load_bytes: the bytes stay valid until
-// end()), a compressed one decoded into the session's buffer: both load the same objects.
+// An uncompressed file in memory is copied by begin_load_bytes and read in place by
+// begin_load_in_place (the bytes stay valid until end()); a compressed one is decoded into the
+// session's buffer either way: all load the same objects. begin_load_bytes' copy outlives the
+// caller's buffer (overwritten before process_objects()).
 TEST(SaveFusedLoad, FilesInMemoryLoadInPlaceOrDecoded) {
   Scene scene;
   const ByteBuffer body = save_body(scene);
-  for (const Compression c : {Compression::kNone, Compression::kZstd}) {
-    FileHeader header;
-    header.compression = c;
-    header.version = owners().version();
-    auto file = encode_file(header, body);
-    ASSERT_TRUE(file);
-    SaveFile in(owners());
-    Status st = in.begin_load_bytes(*file);
-    ASSERT_TRUE(st);
-    EXPECT_EQ(in.body().empty(), c == Compression::kNone);
-    in.declare_block(g_fused_level, sizeof g_fused_level);
-    st = in.end(in.process_objects());
-    ASSERT_TRUE(st) << st.error().message();
-    const auto objects = in.take_objects();
-    ASSERT_EQ(objects.size(), 6u);
-    EXPECT_EQ(dynamic_cast<Owner*>(objects[0].get())->value, 10u);
+  for (const bool in_place : {false, true}) {
+    for (const Compression c : {Compression::kNone, Compression::kZstd}) {
+      FileHeader header;
+      header.compression = c;
+      header.version = owners().version();
+      auto file = encode_file(header, body);
+      ASSERT_TRUE(file);
+      SaveFile in(owners());
+      Status st = in_place ? in.begin_load_in_place(*file) : in.begin_load_bytes(*file);
+      ASSERT_TRUE(st);
+      EXPECT_EQ(in.body().empty(), in_place && c == Compression::kNone);
+      if (!in_place) std::fill(file->begin(), file->end(), std::byte{0xEE});  // the copy is used
+      in.declare_block(g_fused_level, sizeof g_fused_level);
+      st = in.end(in.process_objects());
+      ASSERT_TRUE(st) << st.error().message();
+      const auto objects = in.take_objects();
+      ASSERT_EQ(objects.size(), 6u);
+      EXPECT_EQ(dynamic_cast<Owner*>(objects[0].get())->value, 10u);
+    }
   }
 }
 
