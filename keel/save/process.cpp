@@ -41,6 +41,7 @@ u32 block_hash(const SaveFile::Impl& s, bool with_objects = false) {
 // Objects are visited in index order, each one cache miss away: fetch a few ahead (the first
 // two lines, where the vtable pointer and the first members live).
 constexpr usize kAhead = 8;
+constexpr usize kFusedAhead = 8;  // the fused save loop's (save_set)
 constexpr usize kSaveAhead = 32;  // the save pass: a long body per object, misses overlap only here
 void prefetch(const void* object) {
   __builtin_prefetch(object);
@@ -182,6 +183,16 @@ void prefetch_targets(const SaveFile::Impl& s, const SaveObject* object) {
   }
 }
 
+// The same for an object already typed (any class: the slots are read at the plan's offsets).
+void prefetch_links(const Typed& t) {
+  if (t.plan == nullptr) return;
+  for (const detail::Op& op : t.plan->links) {
+    const char* target = nullptr;
+    std::memcpy(&target, t.base + op.offset, sizeof target);
+    if (target != nullptr) __builtin_prefetch(target + 8);
+  }
+}
+
 // An object's own block, declared right before its pre_save/pre_load (declare_block's checks
 // hold: a registered class has an address and a size).
 void push_object_block(SaveFile::Impl& s, const std::byte* base, u32 size) {
@@ -261,8 +272,51 @@ void record_objects(SaveFile::Impl& s, usize from, usize to, bool info, bool blo
 // in front of the data (moved if the object count differs from the room left for it), then the
 // block pointers are filled in now that every block is known. The objects' own blocks were not
 // recorded: they are, only if a block pointer falls in the objects' address range [lo, hi).
+// What the fused loop knows about the set's addresses: the objects' span [lo, hi) and that of
+// the block pointers it resolved into the caller's blocks as it wrote them [pointed_lo,
+// pointed_hi].
+struct Span {
+  uintptr_t lo = UINTPTR_MAX;
+  uintptr_t hi = 0;
+  uintptr_t pointed_lo = UINTPTR_MAX;
+  uintptr_t pointed_hi = 0;
+};
+
+// The rare case of finish_fused: a block pointer resolved while writing points into the objects'
+// span, where an object's own block (declared later, innermost) may hold it. Every block pointer
+// of the set is resolved again now that every block is known (the objects are as they were
+// written: no hook ran). Pointers into no caller block were deferred (s.fixups): left alone.
+void resolve_block_pointers_again(SaveFile::Impl& s, usize data_at) {
+  std::byte* out = s.body.data() + data_at;
+  for (SaveObject* o : s.objects) {
+    const Typed t = type_of(s, *o);
+    for (const detail::Op& op : t.plan->ops) {
+      switch (op.kind) {
+        case OpKind::kPassive:
+        case OpKind::kGone: out += op.length; break;
+        case OpKind::kObject: out += 4; break;
+        case OpKind::kPointer: {
+          const auto p = reinterpret_cast<uintptr_t>(op.record->get_pointer(t.base + op.offset));
+          if (p == 0) {
+            out += 4;
+            break;
+          }
+          if (const Sorted* block = find_block(s, p); block != nullptr) {
+            const u32 pair[2] = {block->index, static_cast<u32>(p - block->begin)};
+            std::memcpy(out, pair, 8);
+          }
+          out += 8;
+          break;
+        }
+      }
+    }
+  }
+}
+
 Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize expected,
-                    uintptr_t lo, uintptr_t hi) {
+                    const Span& span) {
+  const uintptr_t lo = span.lo;
+  const uintptr_t hi = span.hi;
   const usize count = s.objects.size();
   const usize data_at = header_at + kSetHeader + 4 * count;
   const usize length = s.out - written_at;
@@ -277,13 +331,15 @@ Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize 
     const u32 id = type_of(s, *s.objects[j]).plan->save_id;
     std::memcpy(s.body.data() + header_at + 5 + 4 * j, &id, 4);
   }
-  bool inside = false;
+  const bool again = span.pointed_lo < hi && span.pointed_hi >= lo;
+  bool inside = again;
   for (const auto& f : s.fixups) {
     const auto p = reinterpret_cast<uintptr_t>(f.target);
     inside |= p >= lo && p < hi;
   }
   if (inside) record_objects(s, 0, count, false, true);
   write_set_header(s, header_at, true);
+  if (again) resolve_block_pointers_again(s, data_at);
   s.phase = Phase::kSave;
   for (const auto& f : s.fixups) {
     const auto p = reinterpret_cast<uintptr_t>(f.target);
@@ -310,7 +366,7 @@ Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize 
 // left as 8 bytes to fill in finish_fused. The same bytes and the same discovery order as
 // discover() then write_object(): a plan's links are its kObject ops, in order.
 void write_fused(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byte* base,
-                 std::byte*& out) {
+                 std::byte*& out, Span& span) {
   for (const detail::Op& op : plan.ops) {
     const std::byte* slot = base + op.offset;
     switch (op.kind) {
@@ -319,9 +375,19 @@ void write_fused(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byt
         out += op.length;
         break;
       case OpKind::kPointer: {
-        const void* target = op.record->get_pointer(slot);
+        // get_pointer() reads the slot as it lies (a T* as a void*): read it without the call.
+        const void* target = nullptr;
+        std::memcpy(&target, slot, sizeof target);
+        const auto p = reinterpret_cast<uintptr_t>(target);
         if (target == nullptr) {
           put32(out, 0);
+        } else if (const Sorted* block = find_in(s.sorted, s.last_hit, p); block != nullptr) {
+          // In a caller's block (sorted before the loop): final unless an object's own block,
+          // declared later, lies inside it and holds `p` (finish_fused checks the span).
+          put32(out, block->index);
+          put32(out, static_cast<u32>(p - block->begin));
+          span.pointed_lo = std::min(span.pointed_lo, p);
+          span.pointed_hi = std::max(span.pointed_hi, p);
         } else {
           s.fixups.push_back({static_cast<usize>(out - s.body.data()), target, &op, s.current});
           out += 8;
@@ -329,7 +395,10 @@ void write_fused(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byt
         break;
       }
       case OpKind::kObject: {
-        SaveObject* target = op.record->get_object(slot);
+        // A null slot needs no conversion to SaveObject* (get_object() adjusts the pointer).
+        const void* raw = nullptr;
+        std::memcpy(&raw, slot, sizeof raw);
+        SaveObject* target = raw == nullptr ? nullptr : op.record->get_object(slot);
         put32(out, target == nullptr ? 0 : detail::add_object(s, target));
         break;
       }
@@ -358,28 +427,45 @@ Status save_set(SaveFile& file, SaveFile::Impl& s) {
   s.out = written_at;
   s.fixups.clear();
   constexpr u8 kHookless = detail::kKeepsPreSave | detail::kKeepsSave;
-  uintptr_t lo = UINTPTR_MAX;
-  uintptr_t hi = 0;
+  Span span;
+  build_sorted(s);  // the caller's blocks: no object's own block is recorded in this loop
+  // Each object's type is found kAhead turns early, where its targets are prefetched, and kept
+  // for its turn (an object found too late for that is typed in its turn).
+  struct Ahead {
+    const SaveObject* object = nullptr;
+    Typed typed{};
+  };
+  std::array<Ahead, 2 * kFusedAhead> ahead{};
   usize i = 0;
   for (; i < s.objects.size(); ++i) {
-    if (i + 2 * kAhead < s.objects.size()) prefetch(s.objects[i + 2 * kAhead]);
-    if (i + kAhead < s.objects.size()) prefetch_targets(s, s.objects[i + kAhead]);
+    if (i + 2 * kFusedAhead < s.objects.size()) prefetch(s.objects[i + 2 * kFusedAhead]);
+    if (i + kFusedAhead < s.objects.size()) {
+      SaveObject* next = s.objects[i + kFusedAhead];
+      Ahead& a = ahead[(i + kFusedAhead) % ahead.size()];
+      a = {next, type_of(s, *next)};
+      prefetch_links(a.typed);
+    }
     SaveObject* o = s.objects[i];
-    const Typed t = type_of(s, *o);
+    const Ahead& a = ahead[i % ahead.size()];
+    const Typed t = a.object == o ? a.typed : type_of(s, *o);
     if (t.plan == nullptr || (t.keeps & kHookless) != kHookless) break;
     s.current = static_cast<u32>(i + 1);
     if (i < expected) std::memcpy(s.body.data() + header_at + 5 + 4 * i, &t.plan->save_id, 4);
     const auto at_base = reinterpret_cast<uintptr_t>(t.base);
-    lo = std::min(lo, at_base);
-    hi = std::max(hi, at_base + t.plan->size);
+    span.lo = std::min(span.lo, at_base);
+    span.hi = std::max(span.hi, at_base + t.plan->size);
     if (s.body.size() < s.out + t.plan->max_bytes) {
-      s.body.resize(std::max(s.out + t.plan->max_bytes, 2 * s.body.size()));
+      // Room in steps (resize zero-fills what it adds): up to the capacity the last save's size
+      // reserved, then doubling.
+      const usize need = s.out + t.plan->max_bytes;
+      const usize step = std::max<usize>(need, s.body.size() + 256 * 1024);
+      s.body.resize(std::max(need, step <= s.body.capacity() ? step : 2 * s.body.size()));
     }
     std::byte* at = s.body.data() + s.out;
-    write_fused(s, *t.plan, t.base, at);
+    write_fused(s, *t.plan, t.base, at, span);
     s.out = static_cast<usize>(at - s.body.data());
   }
-  if (i == s.objects.size()) return finish_fused(s, header_at, written_at, expected, lo, hi);
+  if (i == s.objects.size()) return finish_fused(s, header_at, written_at, expected, span);
   // An object with a hook (or an unknown one): what was written is dropped, the objects found so
   // far get what the book's passes need, and they run from here.
   record_objects(s, 0, i, true, true);
