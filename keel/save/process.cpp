@@ -268,10 +268,6 @@ void record_objects(SaveFile::Impl& s, usize from, usize to, bool info, bool blo
   }
 }
 
-// The set was written by the fused loop (every object kept the default hooks): the header goes
-// in front of the data (moved if the object count differs from the room left for it), then the
-// block pointers are filled in now that every block is known. The objects' own blocks were not
-// recorded: they are, only if a block pointer falls in the objects' address range [lo, hi).
 // What the fused loop knows about the set's addresses: the objects' span [lo, hi) and that of
 // the block pointers it resolved into the caller's blocks as it wrote them [pointed_lo,
 // pointed_hi].
@@ -313,6 +309,10 @@ void resolve_block_pointers_again(SaveFile::Impl& s, usize data_at) {
   }
 }
 
+// The set was written by the fused loop (every object kept the default hooks): the header goes
+// in front of the data (moved if the object count differs from the room left for it), then the
+// block pointers it could not resolve are filled in now that every block is known. The objects'
+// own blocks were not recorded: they are, only if a block pointer falls in the objects' span.
 Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize expected,
                     const Span& span) {
   const uintptr_t lo = span.lo;
@@ -363,8 +363,9 @@ Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize 
 
 // The fused loop's writer: one object's stream through its plan (room for plan.max_bytes at
 // `out`), each link target found (added to the set, marked) as it is written, block pointers
-// left as 8 bytes to fill in finish_fused. The same bytes and the same discovery order as
-// discover() then write_object(): a plan's links are its kObject ops, in order.
+// into the caller's blocks resolved at once, others left as 8 bytes to fill in finish_fused. The
+// same bytes and the same discovery order as discover() then write_object(): a plan's links are its
+// kObject ops, in order.
 void write_fused(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byte* base,
                  std::byte*& out, Span& span) {
   for (const detail::Op& op : plan.ops) {
