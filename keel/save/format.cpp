@@ -20,8 +20,15 @@ Unexpected corrupt(u64 at, std::string_view why) {
                  "save file corrupt at byte {}: {}", at, why);
 }
 
+// The size encode_client() writes.
+usize client_size(const ClientHeader& client) {
+  return 4 + client.level_name.size() + 4 * 3 + 4 + client.thumbnail.size() + 4 +
+         client.extra.size() + 1;
+}
+
 ByteBuffer encode_client(const ClientHeader& client) {
   ByteBuffer out;
+  out.reserve(client_size(client));
   detail::Writer w(out);
   w.string(client.level_name);
   w.u32v(client.level_version);
@@ -72,6 +79,65 @@ Result<ByteBuffer> encode_file(const FileHeader& header, ByteSpan body, int leve
   return out;
 }
 
+namespace {
+
+// The fixed header and the client header into `out` (emptied first).
+Status write_headers(const FileHeader& header, u64 body_size, u64 stored_size, ByteBuffer& out) {
+  const ByteBuffer client = encode_client(header.client);
+  if (client.size() > kMaxClientHeader) {
+    return fail(ErrorCode::kInvalidArgument, "client header of {} bytes is too large",
+                client.size());
+  }
+  out.clear();
+  out.reserve(kFixedHeaderSize + client.size());
+  detail::Writer w(out);
+  w.bytes(kMagic, sizeof kMagic);
+  w.value<u8>(kLittleEndian);
+  w.value<u8>(sizeof(void*));
+  w.value<u8>(static_cast<u8>(header.compression));
+  w.value<u8>(kContainerFormat);
+  w.u32v(static_cast<u32>(client.size()));
+  w.u64v(header.version);
+  w.u64v(body_size);
+  w.u64v(stored_size);
+  const u64 check = header_checksum(ByteSpan(out.data(), 40), client);
+  w.u64v(check);
+  w.bytes(client.data(), client.size());
+  return {};
+}
+
+}  // namespace
+
+Result<usize> uncompressed_prefix_size(const FileHeader& header, u64 body_size) {
+  const usize client = client_size(header.client);
+  if (client > kMaxClientHeader) {
+    return fail(ErrorCode::kInvalidArgument, "client header of {} bytes is too large", client);
+  }
+  return kFixedHeaderSize + client + static_cast<usize>(chunk_count(body_size)) * 8;
+}
+
+Status encode_file_in_place(const FileHeader& header, ByteBuffer& buffer, usize body_at) {
+  if (header.compression != Compression::kNone || body_at > buffer.size()) {
+    return fail(ErrorCode::kInvalidArgument, "encode_file_in_place: not an uncompressed body");
+  }
+  const u64 size = buffer.size() - body_at;
+  ByteBuffer prefix;
+  if (auto st = write_headers(header, size, size, prefix); !st) return st;
+  const u64 chunks = chunk_count(size);
+  if (prefix.size() + chunks * 8 != body_at) {
+    return fail(ErrorCode::kInvalidArgument, "encode_file_in_place: room for {} bytes, not {}",
+                body_at, prefix.size() + chunks * 8);
+  }
+  std::memcpy(buffer.data(), prefix.data(), prefix.size());
+  for (u64 i = 0; i < chunks; ++i) {
+    const usize at = body_at + static_cast<usize>(i * kChecksumChunk);
+    const usize n = std::min<usize>(kChecksumChunk, buffer.size() - at);
+    const u64 sum = hash64(buffer.data() + at, n, i);
+    std::memcpy(buffer.data() + prefix.size() + static_cast<usize>(i) * 8, &sum, 8);
+  }
+  return {};
+}
+
 Status encode_file_into(const FileHeader& header, ByteSpan body, int level, ByteBuffer& out) {
   ByteBuffer stored_holder;
   ByteSpan stored = body;
@@ -81,33 +147,22 @@ Status encode_file_into(const FileHeader& header, ByteSpan body, int level, Byte
     stored_holder = std::move(*packed);
     stored = stored_holder;
   }
-  const ByteBuffer client = encode_client(header.client);
-  if (client.size() > kMaxClientHeader) {
-    return fail(ErrorCode::kInvalidArgument, "client header of {} bytes is too large",
-                client.size());
-  }
   const u64 chunks = chunk_count(stored.size());
-  out.clear();
-  out.reserve(kFixedHeaderSize + client.size() + chunks * 8 + stored.size());
+  if (auto st = write_headers(header, body.size(), stored.size(), out); !st) return st;
+  out.reserve(out.size() + chunks * 8 + stored.size());
   detail::Writer w(out);
-  w.bytes(kMagic, sizeof kMagic);
-  w.value<u8>(kLittleEndian);
-  w.value<u8>(sizeof(void*));
-  w.value<u8>(static_cast<u8>(header.compression));
-  w.value<u8>(kContainerFormat);
-  w.u32v(static_cast<u32>(client.size()));
-  w.u64v(header.version);
-  w.u64v(body.size());
-  w.u64v(stored.size());
-  const u64 check = header_checksum(ByteSpan(out.data(), 40), client);
-  w.u64v(check);
-  w.bytes(client.data(), client.size());
+  // One pass over the stored bytes: each 64 KiB chunk is copied, then hashed from the copy while
+  // it is in cache, its checksum written into the table before the data.
+  const usize table_at = out.size();
+  out.resize(table_at + static_cast<usize>(chunks) * 8);
   for (u64 i = 0; i < chunks; ++i) {
     const usize at = static_cast<usize>(i * kChecksumChunk);
     const usize n = std::min<usize>(kChecksumChunk, stored.size() - at);
-    w.u64v(hash64(stored.data() + at, n, i));
+    const usize to = out.size();
+    w.bytes(stored.data() + at, n);
+    const u64 sum = hash64(out.data() + to, n, i);
+    std::memcpy(out.data() + table_at + static_cast<usize>(i) * 8, &sum, 8);
   }
-  w.bytes(stored.data(), stored.size());
   return {};
 }
 

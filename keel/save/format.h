@@ -56,6 +56,13 @@ struct DecodedFile {
 Result<ByteBuffer> encode_file(const FileHeader& header, ByteSpan body, int level = 0);
 // The same into `out` (replaced; its capacity is reused: a session keeps its file buffer).
 Status encode_file_into(const FileHeader& header, ByteSpan body, int level, ByteBuffer& out);
+// An uncompressed file written around its body in place: the bytes before the body (fixed
+// header, client header, checksum table) for a body of `body_size` bytes.
+Result<usize> uncompressed_prefix_size(const FileHeader& header, u64 body_size);
+// `buffer` holds room for exactly that prefix, then the body: the prefix is written into the
+// room and the checksums are computed over the body where it lies (no copy). `header` must say
+// Compression::kNone.
+Status encode_file_in_place(const FileHeader& header, ByteBuffer& buffer, usize body_at);
 Result<DecodedFile> decode_file(ByteSpan file, const LoadLimits& limits = {});
 // The same into `storage` (replaced, its capacity reused), `body` viewing it; with `view`, an
 // uncompressed body is not copied: `body` is then a view of `file`'s own bytes (valid while they

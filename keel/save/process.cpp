@@ -41,6 +41,7 @@ u32 block_hash(const SaveFile::Impl& s, bool with_objects = false) {
 // Objects are visited in index order, each one cache miss away: fetch a few ahead (the first
 // two lines, where the vtable pointer and the first members live).
 constexpr usize kAhead = 8;
+constexpr usize kFusedAhead = 8;  // the fused save loop's (save_set)
 constexpr usize kSaveAhead = 32;  // the save pass: a long body per object, misses overlap only here
 void prefetch(const void* object) {
   __builtin_prefetch(object);
@@ -149,13 +150,21 @@ struct Typed {
   std::byte* base;
   u8 keeps;
 };
-Typed type_of(SaveFile::Impl& s, SaveObject& object) {
+Typed type_of_slow(SaveFile::Impl& s, SaveObject& object, const std::type_info* type);
+
+// (The cache hit inline, the rest out of line.)
+inline Typed type_of(SaveFile::Impl& s, SaveObject& object) {
   const std::type_info* type = &typeid(object);
   auto& slot = s.type_cache[(reinterpret_cast<uintptr_t>(type) >> 4) % s.type_cache.size()];
-  if (slot.type == type) {
+  if (slot.type == type) [[likely]] {
     return {slot.plan, reinterpret_cast<std::byte*>(&object) - slot.plan->object_at,
             slot.plan->keeps};
   }
+  return type_of_slow(s, object, type);
+}
+
+Typed type_of_slow(SaveFile::Impl& s, SaveObject& object, const std::type_info* type) {
+  auto& slot = s.type_cache[(reinterpret_cast<uintptr_t>(type) >> 4) % s.type_cache.size()];
   const detail::TypePlan* plan = plan_of(s, object);
   if (plan == nullptr) return {nullptr, nullptr, 0};
   if (plan->type != nullptr && *plan->type == *type) {
@@ -173,9 +182,22 @@ void prefetch_targets(const SaveFile::Impl& s, const SaveObject* object) {
   const auto& slot = s.type_cache[(reinterpret_cast<uintptr_t>(type) >> 4) % s.type_cache.size()];
   if (slot.type != type) return;
   const std::byte* base = reinterpret_cast<const std::byte*>(object) - slot.plan->object_at;
+  // The slot's raw address, not get_object(): a hint needs no conversion (a SaveObject that is
+  // not the target class's first base is a line or so off) and no call.
   for (const detail::Op& op : slot.plan->links) {
-    const SaveObject* target = op.record->get_object(base + op.offset);
-    if (target != nullptr) __builtin_prefetch(reinterpret_cast<const char*>(target) + 8);
+    const char* target = nullptr;
+    std::memcpy(&target, base + op.offset, sizeof target);
+    if (target != nullptr) __builtin_prefetch(target + 8);
+  }
+}
+
+// The same for an object already typed (any class: the slots are read at the plan's offsets).
+void prefetch_links(const Typed& t) {
+  if (t.plan == nullptr) return;
+  for (const detail::Op& op : t.plan->links) {
+    const char* target = nullptr;
+    std::memcpy(&target, t.base + op.offset, sizeof target);
+    if (target != nullptr) __builtin_prefetch(target + 8);
   }
 }
 
@@ -244,10 +266,65 @@ Status save_pass(SaveFile& file, SaveFile::Impl& s, usize header_at, bool ids_wr
   return {};
 }
 
-// The set was written during discovery (every object kept the default hooks): the header goes
+// The info and own blocks of objects [from, to) that the fused loop did not record (it needs
+// neither): a hook ended it, or a block pointer may point into an object.
+void record_objects(SaveFile::Impl& s, usize from, usize to, bool info, bool blocks) {
+  for (usize j = from; j < to; ++j) {
+    const Typed t = type_of(s, *s.objects[j]);
+    if (info) s.info.push_back({t.plan, t.base, static_cast<u32>(s.links.size()), 0, t.keeps});
+    if (blocks) push_object_block(s, t.base, t.plan->size);
+  }
+}
+
+// What the fused loop knows about the set's addresses: the objects' span [lo, hi) and that of
+// the block pointers it resolved into the caller's blocks as it wrote them [pointed_lo,
+// pointed_hi].
+struct Span {
+  uintptr_t lo = UINTPTR_MAX;
+  uintptr_t hi = 0;
+  uintptr_t pointed_lo = UINTPTR_MAX;
+  uintptr_t pointed_hi = 0;
+};
+
+// The rare case of finish_fused: a block pointer resolved while writing points into the objects'
+// span, where an object's own block (declared later, innermost) may hold it. Every block pointer
+// of the set is resolved again now that every block is known (the objects are as they were
+// written: no hook ran). Pointers into no caller block were deferred (s.fixups): left alone.
+void resolve_block_pointers_again(SaveFile::Impl& s, usize data_at) {
+  std::byte* out = s.body.data() + data_at;
+  for (SaveObject* o : s.objects) {
+    const Typed t = type_of(s, *o);
+    for (const detail::Op& op : t.plan->ops) {
+      switch (op.kind) {
+        case OpKind::kPassive:
+        case OpKind::kGone: out += op.length; break;
+        case OpKind::kObject: out += 4; break;
+        case OpKind::kPointer: {
+          const auto p = reinterpret_cast<uintptr_t>(op.record->get_pointer(t.base + op.offset));
+          if (p == 0) {
+            out += 4;
+            break;
+          }
+          if (const Sorted* block = find_block(s, p); block != nullptr) {
+            const u32 pair[2] = {block->index, static_cast<u32>(p - block->begin)};
+            std::memcpy(out, pair, 8);
+          }
+          out += 8;
+          break;
+        }
+      }
+    }
+  }
+}
+
+// The set was written by the fused loop (every object kept the default hooks): the header goes
 // in front of the data (moved if the object count differs from the room left for it), then the
-// block pointers are filled in now that every block is declared.
-Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize expected) {
+// block pointers it could not resolve are filled in now that every block is known. The objects'
+// own blocks were not recorded: they are, only if a block pointer falls in the objects' span.
+Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize expected,
+                    const Span& span) {
+  const uintptr_t lo = span.lo;
+  const uintptr_t hi = span.hi;
   const usize count = s.objects.size();
   const usize data_at = header_at + kSetHeader + 4 * count;
   const usize length = s.out - written_at;
@@ -257,18 +334,31 @@ Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize 
     for (auto& f : s.fixups) f.at = f.at - written_at + data_at;
     s.out = data_at + length;
   }
-  write_set_header(s, header_at, count == expected);
+  // The ids of objects past the room the loop had for them (found beyond the last count).
+  for (usize j = expected; j < count; ++j) {
+    const u32 id = type_of(s, *s.objects[j]).plan->save_id;
+    std::memcpy(s.body.data() + header_at + 5 + 4 * j, &id, 4);
+  }
+  const bool again = span.pointed_lo < hi && span.pointed_hi >= lo;
+  bool inside = again;
+  for (const auto& f : s.fixups) {
+    const auto p = reinterpret_cast<uintptr_t>(f.target);
+    inside |= p >= lo && p < hi;
+  }
+  if (inside) record_objects(s, 0, count, false, true);
+  write_set_header(s, header_at, true);
+  if (again) resolve_block_pointers_again(s, data_at);
   s.phase = Phase::kSave;
   for (const auto& f : s.fixups) {
     const auto p = reinterpret_cast<uintptr_t>(f.target);
     const auto* block = detail::find_block_for(s, p);
     if (block == nullptr) {
       s.current = f.object;
-      return s.fail(
-          Error(ErrorCode::kInvalidArgument,
-                fmt::format("object {} ({}): pointer '{}' points into no declared "
-                            "memory block",
-                            f.object, s.info[f.object - 1].plan->name, f.op->record->name)));
+      return s.fail(Error(ErrorCode::kInvalidArgument,
+                          fmt::format("object {} ({}): pointer '{}' points into no declared "
+                                      "memory block",
+                                      f.object, type_of(s, *s.objects[f.object - 1]).plan->name,
+                                      f.op->record->name)));
     }
     const u32 pair[2] = {block->index, static_cast<u32>(p - block->begin)};
     std::memcpy(s.body.data() + f.at, pair, 8);
@@ -279,15 +369,65 @@ Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize 
   return {};
 }
 
+// The fused loop's writer: one object's stream through its plan (room for plan.max_bytes at
+// `out`), each link target found (added to the set, marked) as it is written, block pointers
+// into the caller's blocks resolved at once, others left as 8 bytes to fill in finish_fused. The
+// same bytes and the same discovery order as discover() then write_object(): a plan's links are its
+// kObject ops, in order.
+void write_fused(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byte* base,
+                 std::byte*& out, Span& span) {
+  for (const detail::Op& op : plan.ops) {
+    const std::byte* slot = base + op.offset;
+    switch (op.kind) {
+      case OpKind::kPassive:
+        detail::copy_bytes(out, slot, op.length);
+        out += op.length;
+        break;
+      case OpKind::kPointer: {
+        // get_pointer() reads the slot as it lies (a T* as a void*): read it without the call.
+        const void* target = nullptr;
+        std::memcpy(&target, slot, sizeof target);
+        const auto p = reinterpret_cast<uintptr_t>(target);
+        if (target == nullptr) {
+          put32(out, 0);
+        } else if (const Sorted* block = find_in(s.sorted, s.last_hit, p); block != nullptr) {
+          // In a caller's block (sorted before the loop): final unless an object's own block,
+          // declared later, lies inside it and holds `p` (finish_fused checks the span).
+          put32(out, block->index);
+          put32(out, static_cast<u32>(p - block->begin));
+          span.pointed_lo = std::min(span.pointed_lo, p);
+          span.pointed_hi = std::max(span.pointed_hi, p);
+        } else {
+          s.fixups.push_back({static_cast<usize>(out - s.body.data()), target, &op, s.current});
+          out += 8;
+        }
+        break;
+      }
+      case OpKind::kObject: {
+        // A null slot needs no conversion to SaveObject* (get_object() adjusts the pointer).
+        const void* raw = nullptr;
+        std::memcpy(&raw, slot, sizeof raw);
+        SaveObject* target = raw == nullptr ? nullptr : op.record->get_object(slot);
+        put32(out, target == nullptr ? 0 : detail::add_object(s, target));
+        break;
+      }
+      case OpKind::kGone:
+        std::memset(out, 0, op.length);
+        out += op.length;
+        break;
+    }
+  }
+}
+
 Status save_set(SaveFile& file, SaveFile::Impl& s) {
   s.open_data_at = 0;
   s.phase = Phase::kPreSave;
   // While no object has a hook of its own, each one is written as soon as it is found: no hook
   // can change an object or declare a block before the save pass would have run, so the bytes
   // are the same. The data goes after room for the set header sized from the last save's object
-  // count (moved once if that was wrong).
+  // count (moved once if that was wrong). This loop records nothing per object but its save id
+  // (no info, links or own block: record_objects() makes them if a hook ends it).
   const usize header_at = s.body.size();
-  bool fused = true;
   const usize expected = std::max<usize>(
       s.objects.size(),
       static_cast<usize>(s.active->last_save.objects.load(std::memory_order_relaxed)));
@@ -295,9 +435,61 @@ Status save_set(SaveFile& file, SaveFile::Impl& s) {
   if (s.body.size() < written_at) s.body.resize(written_at);
   s.out = written_at;
   s.fixups.clear();
+  constexpr u8 kHookless = detail::kKeepsPreSave | detail::kKeepsSave;
+  Span span;
+  build_sorted(s);  // the caller's blocks: no object's own block is recorded in this loop
+  // Each object's type is found kAhead turns early, where its targets are prefetched, and kept
+  // for its turn (an object found too late for that is typed in its turn).
+  // (Fields of a full word each: a byte stored and read back as part of a word stalls the
+  // store forwarding, measured a quarter of this loop.)
+  struct Ahead {
+    const SaveObject* object = nullptr;
+    const detail::TypePlan* plan = nullptr;
+    std::byte* base = nullptr;
+    usize keeps = 0;
+  };
+  std::array<Ahead, 2 * kFusedAhead> ahead{};
+  usize i = 0;
+  for (; i < s.objects.size(); ++i) {
+    if (i + 2 * kFusedAhead < s.objects.size()) prefetch(s.objects[i + 2 * kFusedAhead]);
+    if (i + kFusedAhead < s.objects.size()) {
+      SaveObject* next = s.objects[i + kFusedAhead];
+      const Typed typed = type_of(s, *next);
+      Ahead& a = ahead[(i + kFusedAhead) % ahead.size()];
+      a.object = next;
+      a.plan = typed.plan;
+      a.base = typed.base;
+      a.keeps = typed.keeps;
+      prefetch_links(typed);
+    }
+    SaveObject* o = s.objects[i];
+    const Ahead& a = ahead[i % ahead.size()];
+    const Typed t =
+        a.object == o ? Typed{a.plan, a.base, static_cast<u8>(a.keeps)} : type_of(s, *o);
+    if (t.plan == nullptr || (t.keeps & kHookless) != kHookless) break;
+    s.current = static_cast<u32>(i + 1);
+    if (i < expected) std::memcpy(s.body.data() + header_at + 5 + 4 * i, &t.plan->save_id, 4);
+    const auto at_base = reinterpret_cast<uintptr_t>(t.base);
+    span.lo = std::min(span.lo, at_base);
+    span.hi = std::max(span.hi, at_base + t.plan->size);
+    if (s.body.size() < s.out + t.plan->max_bytes) {
+      // Room in steps (resize zero-fills what it adds): up to the capacity the last save's size
+      // reserved, then doubling.
+      const usize need = s.out + t.plan->max_bytes;
+      const usize step = std::max<usize>(need, s.body.size() + 256 * 1024);
+      s.body.resize(std::max(need, step <= s.body.capacity() ? step : 2 * s.body.size()));
+    }
+    std::byte* at = s.body.data() + s.out;
+    write_fused(s, *t.plan, t.base, at, span);
+    s.out = static_cast<usize>(at - s.body.data());
+  }
+  if (i == s.objects.size()) return finish_fused(s, header_at, written_at, expected, span);
+  // An object with a hook (or an unknown one): what was written is dropped, the objects found so
+  // far get what the book's passes need, and they run from here.
+  record_objects(s, 0, i, true, true);
   // Pre-save by index: objects found through templates are appended and pre-saved in turn. Each
   // object's block is declared right before its pre_save, as the load side does.
-  for (usize i = 0; i < s.objects.size(); ++i) {
+  for (; i < s.objects.size(); ++i) {
     if (i + 2 * kAhead < s.objects.size()) prefetch(s.objects[i + 2 * kAhead]);
     if (i + kAhead < s.objects.size()) prefetch_targets(s, s.objects[i + kAhead]);
     SaveObject* o = s.objects[i];
@@ -310,32 +502,15 @@ Status save_set(SaveFile& file, SaveFile::Impl& s) {
     }
     s.current = static_cast<u32>(i + 1);
     s.info.push_back({t.plan, t.base, static_cast<u32>(s.links.size()), 0, t.keeps});
-    if (i < expected) std::memcpy(s.body.data() + header_at + 5 + 4 * i, &t.plan->save_id, 4);
     push_object_block(s, t.base, t.plan->size);
     if ((t.keeps & detail::kKeepsPreSave) != 0) {
       detail::discover(s, s.info.back());
     } else {
-      fused = false;
       KEEL_SAVE_TRY(o->pre_save(file));
       KEEL_SAVE_TRY(s.check());
     }
-    if ((t.keeps & detail::kKeepsSave) == 0) fused = false;
-    if (fused) {
-      if (s.body.size() < s.out + t.plan->max_bytes) {
-        s.body.resize(std::max(s.out + t.plan->max_bytes, 2 * s.body.size()));
-      }
-      std::byte* at = s.body.data() + s.out;
-      auto& info = s.info.back();
-      KEEL_SAVE_TRY(detail::write_object(s, *t.plan, t.base, &info, at, &s.fixups));
-      s.out = static_cast<usize>(at - s.body.data());
-      // Its links are written: forget them (if a later hook ends the early writes, the save
-      // pass finds these targets' indices through their marks or the hash).
-      s.links.resize(info.links_begin);
-      info.links_count = 0;
-    }
   }
-  if (fused) return finish_fused(s, header_at, written_at, expected);
-  return save_pass(file, s, header_at, s.objects.size() == expected);
+  return save_pass(file, s, header_at, false);
 }
 
 Status read_extras(SaveFile::Impl& s, u64 object_data_end) {
@@ -841,8 +1016,25 @@ bool detail::claim_marks() {
   return g_marking.compare_exchange_strong(expected, true, std::memory_order_acquire);
 }
 
+namespace {
+// Some session ended with declared objects it never processed: their marks were left.
+std::atomic<bool> g_marks_stale{false};
+}  // namespace
+
+bool detail::marks_may_be_stale() { return g_marks_stale.load(std::memory_order_acquire); }
+
 void detail::release_marks(SaveFile::Impl& s) {
-  if (std::exchange(s.marks, false)) g_marking.store(false, std::memory_order_release);
+  if (!std::exchange(s.marks, false)) return;
+  if (!s.objects.empty()) g_marks_stale.store(true, std::memory_order_release);
+  g_marking.store(false, std::memory_order_release);
+}
+
+void detail::reset_marks(SaveFile::Impl& s) {
+  const usize count = s.objects.size();
+  for (usize i = 0; i < count; ++i) {
+    if (i + 2 * kAhead < count) __builtin_prefetch(s.objects[i + 2 * kAhead], 1);
+    MarkAccess::set(*s.objects[i], 0);
+  }
 }
 
 Status SaveFile::process_objects() {
@@ -872,6 +1064,7 @@ Status SaveFile::process_objects() {
     hint.objects.store(s.objects.size(), std::memory_order_relaxed);
     hint.links.store(s.links.size(), std::memory_order_relaxed);
   }
+  if (s.marks) detail::reset_marks(s);
   s.blocks.clear();
   s.object_block.clear();
   s.objects.clear();

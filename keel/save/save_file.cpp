@@ -101,6 +101,7 @@ Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions optio
   s.active = &system->impl();
   detail::take_buffers(s, true);
   s.marks = detail::claim_marks();
+  s.check_marks = s.marks && detail::marks_may_be_stale();
   s.mode = Mode::kSaving;
   s.path = path;
   s.options = options;
@@ -113,6 +114,10 @@ Status SaveFile::begin_save(const std::filesystem::path& path, SaveOptions optio
   s.object_block.reserve(objects);
   s.links.reserve(static_cast<usize>(hint.links.load(std::memory_order_relaxed)));
   s.body.reserve(static_cast<usize>(hint.body.load(std::memory_order_relaxed)));
+  if (options.compression == Compression::kNone) {
+    s.body_at = static_cast<usize>(hint.prefix.load(std::memory_order_relaxed));
+    s.body.resize(s.body_at);
+  }
   detail::Writer w(s.body);
   w.blob(s.active->schema);
   return {};
@@ -229,9 +234,22 @@ Status SaveFile::end(Status result) {
   header.compression = s.options.compression;
   header.version = s.active->version;
   header.client = s.header;
-  if (auto st = encode_file_into(header, s.body, s.options.level, s.file); !st) {
-    s.file.clear();
-    return s.fail(st.error());
+  if (header.compression == Compression::kNone) {
+    auto prefix = uncompressed_prefix_size(header, s.body.size() - s.body_at);
+    if (!prefix) return s.fail(prefix.error());
+    s.active->last_save.prefix.store(*prefix, std::memory_order_relaxed);
+    if (*prefix == s.body_at) {  // the room before the body fits: no copy
+      if (auto st = encode_file_in_place(header, s.body, s.body_at); !st) return s.fail(st.error());
+      std::swap(s.file, s.body);
+      s.body_in_file = true;
+    }
+  }
+  if (!s.body_in_file) {
+    const ByteSpan body = ByteSpan(s.body).subspan(s.body_at);
+    if (auto st = encode_file_into(header, body, s.options.level, s.file); !st) {
+      s.file.clear();
+      return s.fail(st.error());
+    }
   }
   if (!s.path.empty()) {
     auto st = write_file_atomic(s.path, ByteSpan(s.file));
@@ -366,7 +384,10 @@ std::vector<std::unique_ptr<SaveObject>> SaveFile::take_objects() {
 
 std::span<SaveObject* const> SaveFile::loaded() const { return impl_->created_raw; }
 const ByteBuffer& SaveFile::bytes() const { return impl_->file; }
-ByteSpan SaveFile::body() const { return impl_->body; }
+ByteSpan SaveFile::body() const {
+  const Impl& s = *impl_;
+  return ByteSpan(s.body_in_file ? s.file : s.body).subspan(s.body_at);
+}
 usize SaveFile::object_count() const { return impl_->objects.size(); }
 usize SaveFile::block_count() const { return impl_->blocks.size(); }
 Status SaveFile::status() const { return impl_->check(); }

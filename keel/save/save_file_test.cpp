@@ -190,6 +190,55 @@ TEST(SaveFile, AtomicWriteKeepsOldSaveOnFailure) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(SaveFile, FileWrittenAroundItsBodyInPlaceIsTheCopiedFile) {
+  // Format level: the same bytes as encode_file, with and without client data.
+  ByteBuffer body(200'000);
+  for (usize i = 0; i < body.size(); ++i) body[i] = static_cast<std::byte>(i * 7 + i / 1000);
+  for (const char* level : {"", "harbour"}) {
+    FileHeader header;
+    header.compression = Compression::kNone;
+    header.version = 0x1234;
+    header.client.level_name = level;
+    header.client.extra = {std::byte{1}, std::byte{2}};
+    auto copied = encode_file(header, body);
+    auto prefix = uncompressed_prefix_size(header, body.size());
+    ASSERT_TRUE(copied && prefix);
+    ByteBuffer in_place(*prefix, std::byte{0xEE});
+    in_place.insert(in_place.end(), body.begin(), body.end());
+    ASSERT_TRUE(encode_file_in_place(header, in_place, *prefix));
+    EXPECT_EQ(in_place, *copied) << level;
+    ByteBuffer short_room(*prefix - 1);
+    short_room.insert(short_room.end(), body.begin(), body.end());
+    EXPECT_FALSE(encode_file_in_place(header, short_room, *prefix - 1));
+  }
+  // Through SaveFile: the first save of a system copies its body (no room yet), the next ones
+  // write around it; a client header of another size copies again. All give the same body.
+  SaveSystem system = testing::plain_system();
+  alignas(8) static char level[64] = {};
+  ByteBuffer first_body;
+  auto first = testing::save_plain_scene(system, level, {Compression::kNone}, &first_body);
+  ASSERT_TRUE(first);
+  for (int round = 0; round < 2; ++round) {
+    ByteBuffer again_body;
+    auto again = testing::save_plain_scene(system, level, {Compression::kNone}, &again_body);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(*again, *first) << round;
+    EXPECT_EQ(again_body, first_body) << round;
+  }
+  SaveFile f(system);
+  ASSERT_TRUE(f.begin_save({}, {Compression::kNone}));
+  ClientHeader client;
+  client.level_name = "a much longer level name than before";
+  f.set_header(client);
+  ASSERT_TRUE(f.put_value(u32{0xABCD}));
+  ASSERT_TRUE(f.end());
+  auto decoded = decode_file(f.bytes());
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ(decoded->header.client.level_name, "a much longer level name than before");
+  EXPECT_TRUE(
+      std::equal(decoded->body.begin(), decoded->body.end(), f.body().begin(), f.body().end()));
+}
+
 TEST(EntryPoints, SaveFileWrongOrder) {
   SaveSystem system = testing::book_system();
   SaveFile f(system);

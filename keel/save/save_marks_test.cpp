@@ -3,6 +3,7 @@
 // passes (saves of the same objects again, by two sessions at once, several sets, copies, hooks
 // that change objects found earlier, block pointers resolved after discovery).
 #include "keel/core/hash.h"
+#include "keel/save/detail/session.h"
 #include "keel/save/format.h"
 #include "keel/save/save_file.h"
 #include "keel/save/system.h"
@@ -393,6 +394,45 @@ TEST(SaveMarks, MembersInTheBasesTailPaddingAreCheckedForHoles) {
   SaveSystem sneaky({type<Sneaky>()}, {.log_problems = false});
   ASSERT_EQ(sneaky.problems().size(), 1u);
   EXPECT_EQ(sneaky.problems()[0], "Missing 4 bytes in class Sneaky after SaveObject");
+}
+
+TEST(SaveMarks, EveryMarkIsClearedWhenASetIsProcessed) {
+  // A mark of 0 is "not in this set" without looking at the object list: a processed set clears
+  // its objects' marks, whether it succeeded or failed.
+  Cell a, b, c;
+  a.next = &b;
+  b.next = &c;
+  c.other = &a;
+  const auto loaded = load(cells(), save_roots(cells(), {&a}));
+  EXPECT_EQ(loaded.size(), 3u);
+  for (const Cell* x : {&a, &b, &c}) EXPECT_EQ(detail::MarkAccess::index(*x), 0u);
+  u32 nowhere = 0;
+  b.watched = &nowhere;  // in no declared block: the save fails after finding every object
+  SaveFile f(cells());
+  ASSERT_TRUE(f.begin_save({}, {Compression::kNone}));
+  f.declare_block(g_level, sizeof g_level);
+  f.declare_object(&a);
+  EXPECT_FALSE(f.end(f.process_objects()));
+  for (const Cell* x : {&a, &b, &c}) EXPECT_EQ(detail::MarkAccess::index(*x), 0u);
+}
+
+// Last in this file: from here on the process's sessions check marks against their lists.
+TEST(SaveMarks, ObjectsDeclaredButNeverProcessedAreNotFoundByTheNextSave) {
+  Cell a, b;
+  a.value = 1;
+  b.value = 2;
+  b.next = &a;
+  {
+    SaveFile f(cells());
+    ASSERT_TRUE(f.begin_save({}, {Compression::kNone}));
+    EXPECT_EQ(f.declare_object(&a), 1u);  // marked, and the session ends without a set
+  }
+  // b is the next save's object 1: a's old mark (1) must not make it look found as b.
+  const auto loaded = load(cells(), save_roots(cells(), {&b}));
+  ASSERT_EQ(loaded.size(), 2u);
+  EXPECT_EQ(cell(loaded, 0).value, 2u);
+  EXPECT_EQ(cell(loaded, 1).value, 1u);
+  EXPECT_EQ(cell(loaded, 0).next, &cell(loaded, 1));
 }
 
 }  // namespace

@@ -80,6 +80,7 @@ struct SaveSystem::Impl {
     std::atomic<u64> objects{0};
     std::atomic<u64> links{0};
     std::atomic<u64> body{0};
+    std::atomic<u64> prefix{0};  // an uncompressed file's bytes before the body
   };
   mutable SizeHint last_save;
   // The buffers of the last finished save session, taken by the next begin_save(): fresh

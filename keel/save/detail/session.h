@@ -57,6 +57,11 @@ struct SaveFile::Impl {
   ClientHeader header;
   ByteBuffer body;
   ByteBuffer file;
+  // Saving without compression: the body starts at `body_at` in `body`, after room for the
+  // file's prefix (headers, checksum table; sized from the last save), so end() writes the file
+  // around it instead of copying it. If the room fits, `body` becomes `file` (body_in_file).
+  usize body_at = 0;
+  bool body_in_file = false;
   std::vector<Block> blocks;
   std::vector<SaveObject*> objects;
   // Per object (parallel to `objects`, filled when the set is processed): its plan and complete
@@ -96,6 +101,11 @@ struct SaveFile::Impl {
   // (another save session is open) `object_index` maps the object's address (mixed) to its
   // 1-based index.
   bool marks = false;
+  // Marks are reset to 0 when a set has been processed, so a mark of 0 is "not in this set" and
+  // any other is this set's index, with no check. Only objects declared by a session that ended
+  // without processing them keep a mark (the session cannot touch them: they may be gone); from
+  // then on (marks_may_be_stale()) sessions check a mark against their object list.
+  bool check_marks = false;
   PrehashedMap<u64, u32> object_index;
   // Dynamic type -> plan of the objects seen so far (direct-mapped; only exact registered types).
   struct TypeSlot {
@@ -173,6 +183,9 @@ struct MarkAccess {
 // interleaved saves) neither race nor mistake each other's marks.
 bool claim_marks();
 void release_marks(SaveFile::Impl& s);
+bool marks_may_be_stale();
+// The end of a set (process_objects): every object of the set gets a mark of 0 again.
+void reset_marks(SaveFile::Impl& s);
 
 // Pointers are unique, and multiplying by an odd constant keeps them so: a pre-hashed key.
 inline u64 object_key(const void* p) {
@@ -200,10 +213,12 @@ void give_buffers(SaveFile::Impl& s);
 
 const SaveFile::Impl::Sorted* find_block_for(SaveFile::Impl& s, uintptr_t p);
 
-// The index `o` is marked with, if the set's object list holds `o` there; else 0.
+// The index `o` is marked with in the set being saved; else 0. A mark is 0 or this set's
+// (check_marks: it counts only if the set's object list holds `o` there).
 inline u32 marked_index(const SaveFile::Impl& s, const SaveObject* o) {
   const u32 mark = MarkAccess::index(*o);
-  return mark - 1 < s.objects.size() && s.objects[mark - 1] == o ? mark : 0;  // (0 wraps)
+  if (mark - 1 >= s.objects.size()) return 0;  // (0 wraps)
+  return !s.check_marks || s.objects[mark - 1] == o ? mark : 0;
 }
 
 // The 1-based index of `o` in the set being saved, adding it at the end if it is new.
