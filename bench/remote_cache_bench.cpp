@@ -20,8 +20,9 @@
 // places each new tree (a unique name per run and build) in a little-used block group, as on a
 // developer's disk that did not just delete thousands of files (and as on any ext4 with a
 // journal, which never does this scan). Both builds create the same files, so nothing is skipped;
-// KEEL_BENCH_PLAIN_TREES=1 keeps the trees in plain subfolders (the trees then land among
-// recently deleted inodes: for diagnosis).
+// KEEL_BENCH_PLAIN_TREES=1 leaves the work folder unflagged (the trees then land among recently
+// deleted inodes: for diagnosis). The clean-up deletes the trees on one thread each: with online
+// discard (this machine's mount) every unlink waits for its discard, minutes on one thread.
 // KEEL_BENCH_KEEL_BUILD runs another keel-build (an older one, to compare in one setting).
 // The project: the sample's command files copied, and N data files `dNNN.kcmd` that each
 // `AddFile("main.kcmd")` (so each holds every sample asset again), N chosen to reach 10,000
