@@ -39,9 +39,15 @@ std::string BuildSummary::to_string() const {
 
 Builder::Builder(const Project& project, const HandlerRegistry& handlers, BuildOptions options,
                  BuildObserver* observer)
-    : project_(project), handlers_(handlers), options_(options), observer_(observer) {
+    : project_(project),
+      handlers_(handlers),
+      options_(options),
+      observer_(observer),
+      memo_(std::make_unique<FileStateMemo>()) {
   if (options_.jobs == 0) options_.jobs = 1;
 }
+
+Builder::~Builder() = default;
 
 namespace {
 
@@ -86,7 +92,8 @@ Result<DataFileReport> Builder::build(std::string_view platform, std::string_vie
   if (!target) return Unexpected(target.error());
   Result<std::string> file = resolve_data_file(command_file);
   if (!file) return Unexpected(file.error());
-  DataFileBuild build({project_, handlers_, options_, observer_, outputs_created_}, *target, *file);
+  DataFileBuild build({project_, handlers_, options_, observer_, outputs_created_, *memo_}, *target,
+                      *file);
   return build.run();
 }
 

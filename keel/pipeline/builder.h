@@ -26,13 +26,15 @@
 #include "keel/pipeline/registry.h"
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace keel::pipeline {
 
-class RemoteCache;  // remote_cache.h
+class RemoteCache;    // remote_cache.h
+class FileStateMemo;  // detail/file_state.h
 
 struct BuildOptions {
   u32 jobs = 1;                // handler threads
@@ -69,6 +71,7 @@ class Builder {
  public:
   Builder(const Project& project, const HandlerRegistry& handlers, BuildOptions options = {},
           BuildObserver* observer = nullptr);
+  ~Builder();
 
   // Builds one data file (its command file as named in the project, or the data file's name) for
   // one platform (matched case-insensitively). kNotFound when the project declares neither.
@@ -90,6 +93,8 @@ class Builder {
   BuildOptions options_;
   BuildObserver* observer_;
   std::atomic<usize> outputs_created_{0};
+  // Sources hashed so far, shared by the data files this Builder builds.
+  std::unique_ptr<FileStateMemo> memo_;
 };
 
 struct CleanReport {

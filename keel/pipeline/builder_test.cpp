@@ -2,6 +2,7 @@
 // the book's timestamps: "touch" means "change the content".
 #include "keel/pipeline/builder.h"
 #include "keel/pack/pack_file.h"
+#include "keel/pipeline/detail/build_db.h"
 #include "keel/pipeline/detail/command_files.h"
 #include "keel/pipeline/handlers/builtin_handlers.h"
 #include "keel/pipeline/handlers/handler_support.h"
@@ -59,6 +60,60 @@ TEST_F(Pipeline, Check50_CleanBuildLayout) {
   Result<ByteBuffer> bytes = pack->read_chunk(face->name_hash, face->primary);
   ASSERT_TRUE(bytes);
   EXPECT_EQ(keel::to_string(*bytes), "FACE-v1");
+}
+
+// The state of `source` (found by inode) in a data file's database.
+std::optional<FileRecord> source_state(const fs::path& database, const fs::path& source) {
+  Result<BuildDatabase> db = BuildDatabase::load(database);
+  EXPECT_TRUE(db) << (db ? "" : db.error().to_string());
+  if (!db) return std::nullopt;
+  const std::optional<FileStamp> now = stat_file(source.string());
+  if (!now) return std::nullopt;
+  for (const auto& [key, record] : db->files().entries()) {
+    if (record.stamp.inode == now->inode) return record;
+  }
+  return std::nullopt;
+}
+
+// A source that two data files share is read and hashed once per run: the second data file's
+// database holds the state the first one took (same moment of hashing), not a second hashing. A
+// file modified less than kRacyWindowNs before it was hashed is hashed again, as the databases
+// would do.
+TEST_F(Pipeline, SourceSharedByDataFilesIsHashedOncePerRun) {
+  files_.write("other.kcmd", "Blob(\"menu\", \"menu.bin\");\nBlob(\"face\", \"face.tga\");\n");
+  files_.write("src/menu.bin", "MENU-v1");
+  const fs::path face = files_.path("src/face.tga");
+  const fs::path menu = files_.path("src/menu.bin");
+  fs::last_write_time(face, fs::last_write_time(face) - std::chrono::hours(1));  // not racy
+  // menu.bin keeps its fresh mtime, so each data file that uses it would hash it itself; only
+  // other.kcmd uses it, so here it only shows the database records what was hashed.
+  RecordingObserver observer;
+  Builder builder(project(), handlers_, {}, &observer);
+  Result<BuildSummary> s = builder.build_all({"PC"}, {"main.kcmd", "other.kcmd"});
+  ASSERT_TRUE(s && s->ok()) << observer.messages;
+  const std::optional<FileRecord> in_main =
+      source_state(files_.path("obj/PC/main/build.kdb"), face);
+  const std::optional<FileRecord> in_other =
+      source_state(files_.path("obj/PC/other/build.kdb"), face);
+  ASSERT_TRUE(in_main && in_other);
+  EXPECT_EQ(*in_main, *in_other);
+  EXPECT_TRUE(source_state(files_.path("obj/PC/other/build.kdb"), menu));
+
+  // Racy: face.tga rewritten (same size) just now. Both data files hash it themselves and see
+  // the new content.
+  files_.write("src/face.tga", "FACE-v2");
+  Builder again(project(), handlers_, {}, &observer);
+  s = again.build_all({"PC"}, {"main.kcmd", "other.kcmd"});
+  ASSERT_TRUE(s && s->ok()) << observer.messages;
+  EXPECT_EQ(s->built, 2u);  // face in each data file
+  const std::optional<FileRecord> racy_main =
+      source_state(files_.path("obj/PC/main/build.kdb"), face);
+  const std::optional<FileRecord> racy_other =
+      source_state(files_.path("obj/PC/other/build.kdb"), face);
+  ASSERT_TRUE(racy_main && racy_other);
+  EXPECT_EQ(racy_main->hash, racy_other->hash);
+  EXPECT_NE(racy_main->hash, in_main->hash);
+  EXPECT_LT(racy_main->hashed_at_ns, racy_other->hashed_at_ns);
 }
 
 TEST_F(Pipeline, Check51_NoOpRebuild) {

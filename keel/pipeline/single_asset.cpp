@@ -97,7 +97,8 @@ Result<OneAssetReport> build_one_asset(const Project& project, const HandlerRegi
                    std::vector<std::string>(total),
                    {},
                    {},
-                   {}};
+                   {},
+                   nullptr};
   const AssetCommand& asset = files->assets[index];
   shared.search_dirs.emplace(
       asset.handler, project.include_paths.search_dirs(names->platform, asset.handler->type));

@@ -250,6 +250,14 @@ Result<FileRecord> AssetJob::file_state(const std::string& path, const FileStamp
     result_.files.emplace_back(key, *cached);
     return *cached;
   }
+  // A source another data file of this run hashed (intermediates are never shared).
+  if (content != nullptr && shared_.memo != nullptr) {
+    if (std::optional<FileRecord> known = shared_.memo->find(key, stamp)) {
+      result_.files.emplace_back(key, *known);
+      result_.rehashed = true;  // not what the old database says: it is saved again
+      return *known;
+    }
+  }
   Result<FileRecord> hashed;
   if (content != nullptr) {
     Result<HashedFile> file = read_and_hash_file(path);
@@ -262,6 +270,7 @@ Result<FileRecord> AssetJob::file_state(const std::string& path, const FileStamp
   }
   result_.files.emplace_back(key, *hashed);
   result_.rehashed = true;
+  if (content != nullptr && shared_.memo != nullptr) shared_.memo->put(key, *hashed);
   return hashed;
 }
 

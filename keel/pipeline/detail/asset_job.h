@@ -7,6 +7,7 @@
 #include "keel/pipeline/builder.h"
 #include "keel/pipeline/detail/build_db.h"
 #include "keel/pipeline/detail/command_files.h"
+#include "keel/pipeline/detail/file_state.h"
 #include "keel/pipeline/handler.h"
 #include "keel/text/diagnostics.h"
 
@@ -46,6 +47,8 @@ struct JobShared {
   std::mutex claims_mutex;
   PrehashedMap<Hash, u32> names;   // name hash -> asset index
   PrehashedMap<u64, u32> outputs;  // hash64(declared_outputs[i]) -> i
+  // Sources hashed by earlier data files of the same run (null: none kept).
+  FileStateMemo* memo = nullptr;
 };
 
 struct JobResult {

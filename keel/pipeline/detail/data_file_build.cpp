@@ -178,7 +178,8 @@ void DataFileBuild::run_jobs() {
                    std::vector<std::string>(total),
                    {},
                    {},
-                   {}};
+                   {},
+                   &in_.memo};
   shared.names.reserve(total);
   shared.outputs.reserve(total);
   for (const AssetCommand& asset : files_.assets) {

@@ -64,6 +64,7 @@ class DataFileBuild {
     const BuildOptions& options;
     BuildObserver* observer;
     std::atomic<usize>& outputs_created;
+    FileStateMemo& memo;  // sources hashed by earlier data files of the run
   };
   // `platform` and `command_file` as the project declares them.
   DataFileBuild(Inputs inputs, std::string_view platform, std::string_view command_file);

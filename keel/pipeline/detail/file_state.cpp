@@ -77,6 +77,18 @@ s64 wall_clock_ns() {
 
 u64 content_hash(ByteSpan bytes) { return hash64(bytes.data(), bytes.size()); }
 
+std::optional<FileRecord> FileStateMemo::find(u64 key, const FileStamp& now) const {
+  std::lock_guard lock(mutex_);
+  const auto it = records_.find(key);
+  if (it == records_.end() || !can_trust(it->second, now)) return std::nullopt;
+  return it->second;
+}
+
+void FileStateMemo::put(u64 key, const FileRecord& record) {
+  std::lock_guard lock(mutex_);
+  records_.insert_or_assign(key, record);
+}
+
 namespace {
 
 // Hashes the file in pieces of kHashPiece bytes; keeps the contents in `content` only when the

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -70,6 +71,23 @@ struct FileRecord {
 inline bool can_trust(const FileRecord& cached, const FileStamp& now) {
   return cached.stamp == now && cached.stamp.mtime_ns + kRacyWindowNs < cached.hashed_at_ns;
 }
+
+// Sources hashed during one Builder's run, shared by the builds of its data files: data files
+// often share sources (the same texture in several levels), and a data file whose own database
+// does not vouch for a source (a fresh checkout, wiped intermediates, a new data file) would read
+// and hash it again. Keyed like the database's file states (BuildDatabase::file_key) and trusted
+// by the same rule (can_trust: same stat data, hashed more than kRacyWindowNs after its mtime).
+// Thread-safe. Only consulted when the data file's own database has no trusted state, so a no-op
+// build never takes its lock.
+class FileStateMemo {
+ public:
+  std::optional<FileRecord> find(u64 key, const FileStamp& now) const;
+  void put(u64 key, const FileRecord& record);
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_map<u64, FileRecord> records_;
+};
 
 // The content hash used everywhere in the pipeline (XXH3-64 via keel::hash64).
 u64 content_hash(ByteSpan bytes);
