@@ -279,7 +279,7 @@ void record_objects(SaveFile::Impl& s, usize from, usize to, bool info, bool blo
 // What the fused loop knows about the set's addresses: the objects' span [lo, hi) and that of
 // the block pointers it resolved into the caller's blocks as it wrote them [pointed_lo,
 // pointed_hi].
-struct Span {
+struct AddressSpan {
   uintptr_t lo = UINTPTR_MAX;
   uintptr_t hi = 0;
   uintptr_t pointed_lo = UINTPTR_MAX;
@@ -322,7 +322,7 @@ void resolve_block_pointers_again(SaveFile::Impl& s, usize data_at) {
 // block pointers it could not resolve are filled in now that every block is known. The objects'
 // own blocks were not recorded: they are, only if a block pointer falls in the objects' span.
 Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize expected,
-                    const Span& span) {
+                    const AddressSpan& span) {
   const uintptr_t lo = span.lo;
   const uintptr_t hi = span.hi;
   const usize count = s.objects.size();
@@ -375,7 +375,7 @@ Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize 
 // same bytes and the same discovery order as discover() then write_object(): a plan's links are its
 // kObject ops, in order.
 void write_fused(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byte* base,
-                 std::byte*& out, Span& span) {
+                 std::byte*& out, AddressSpan& span) {
   for (const detail::Op& op : plan.ops) {
     const std::byte* slot = base + op.offset;
     switch (op.kind) {
@@ -436,7 +436,7 @@ Status save_set(SaveFile& file, SaveFile::Impl& s) {
   s.out = written_at;
   s.fixups.clear();
   constexpr u8 kHookless = detail::kKeepsPreSave | detail::kKeepsSave;
-  Span span;
+  AddressSpan span;
   build_sorted(s);  // the caller's blocks: no object's own block is recorded in this loop
   // Each object's type is found kAhead turns early, where its targets are prefetched, and kept
   // for its turn (an object found too late for that is typed in its turn).
