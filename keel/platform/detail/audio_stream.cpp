@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <climits>
+#include <csignal>
 #include <cstring>
+#include <thread>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,6 +30,7 @@ constexpr int kDoesNotOpen = 10;
 constexpr int kBadChannels = 11;
 constexpr int kTooLong = 12;
 constexpr u64 kMaxCheckedFrames = u64{48000} * 60 * 60;  // an hour
+constexpr std::chrono::seconds kCheckTimeLimit{60};      // an hour decodes in well under this
 
 // Decodes all of `ogg` exactly as a stream will (the same arena size, the same output channels),
 // then restarts it as a looping stream does. Allocates nothing: the caller gave the memory.
@@ -71,12 +75,24 @@ Status VorbisStream::check(ByteSpan ogg, u16 channels) {
     return fail(ErrorCode::kIo, "cannot check Vorbis data: fork failed ({})", std::strerror(errno));
   }
   if (child == 0) ::_exit(decode_all(ogg, channels, arena.get(), window.data()));
+  // A decoder that never returns (a hostile file could find a loop) is killed after the limit.
   int status = 0;
-  while (::waitpid(child, &status, 0) < 0) {
-    if (errno != EINTR) {
+  const auto deadline = std::chrono::steady_clock::now() + kCheckTimeLimit;
+  for (;;) {
+    const pid_t done = ::waitpid(child, &status, WNOHANG);
+    if (done == child) break;
+    if (done < 0 && errno != EINTR) {
       return fail(ErrorCode::kIo, "cannot check Vorbis data: waitpid failed ({})",
                   std::strerror(errno));
     }
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(child, SIGKILL);
+      while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+      }
+      return fail(ErrorCode::kCorrupt, "Vorbis data takes over {} s to decode",
+                  std::chrono::duration_cast<std::chrono::seconds>(kCheckTimeLimit).count());
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
   }
   if (WIFSIGNALED(status)) {
     return fail(ErrorCode::kCorrupt, "Vorbis data crashes the decoder (signal {})",
