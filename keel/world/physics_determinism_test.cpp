@@ -166,6 +166,20 @@ TEST(PhysicsDeterminism, DamagedStatesAreRefusedAndChangeNothing) {
   expect_refused([](PhysicsState& s) { s.bodies[0].def.start.position.x = std::nanf(""); }, "nan");
   expect_refused([](PhysicsState& s) { s.bodies[0].awake = 7; }, "flag");
   expect_refused([](PhysicsState& s) { s.turrets[0].ship = Entity{999, 1}; }, "joint");
+  // Two generations of one entity index: the rebuilt world finds bodies by index, so the second
+  // hid the ship its turret names (a crash found by the physics_state fuzz target in CI).
+  expect_refused(
+      [](PhysicsState& s) {
+        const Entity ship = s.turrets[0].ship;
+        for (usize i = 0; i + 1 < s.bodies.size(); ++i) {
+          if (s.bodies[i].entity == ship) {
+            s.bodies.insert(s.bodies.begin() + static_cast<std::ptrdiff_t>(i) + 1, s.bodies[i]);
+            s.bodies[i + 1].entity = Entity{ship.index, ship.generation + 1};
+            break;
+          }
+        }
+      },
+      "two generations of one entity index");
   expect_refused([](PhysicsState& s) { s.accumulator = -1; }, "accumulator");
   expect_refused([](PhysicsState& s) { s.bodies[0].entity = Entity{}; }, "null entity");
   expect_refused(

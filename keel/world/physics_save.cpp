@@ -147,8 +147,12 @@ Status Physics::check_state(const PhysicsState& state) const {
     seen.push_back(r.entity);
   }
   std::sort(seen.begin(), seen.end(), detail::entity_less);
-  if (std::adjacent_find(seen.begin(), seen.end()) != seen.end())
-    return fail(ErrorCode::kCorrupt, "physics state: an entity has two bodies");
+  // One body per entity slot: two generations of one index cannot both be alive, and the
+  // rebuilt world finds bodies by index (a second generation would hide the first, which a
+  // turret could still name).
+  if (std::adjacent_find(seen.begin(), seen.end(),
+                         [](Entity a, Entity b) { return a.index == b.index; }) != seen.end())
+    return fail(ErrorCode::kCorrupt, "physics state: an entity slot has two bodies");
   auto has = [&](Entity e) {
     return std::binary_search(seen.begin(), seen.end(), e, detail::entity_less);
   };
