@@ -208,6 +208,21 @@ TEST(PackCompression, ZstdFrameHoldingLessThanItDeclaresIsCorrupt) {
   EXPECT_FALSE(decompress(Compression::kZstd, frame, none));
 }
 
+TEST(PackCompression, ZstdCompressedBlockOfZeroBytesIsCorrupt) {
+  // Found by fuzzing (CI): a frame declaring 0 bytes whose last block is a compressed block of
+  // size 0. zstd's streaming decoder takes it for the end of the frame and decodes nothing; its
+  // one-shot decoder reports corruption. Both keel decoders must refuse it.
+  const u8 raw[] = {0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x00, 0x05, 0x00, 0x00};
+  const ByteBuffer frame = to_buffer(as_bytes(std::span<const u8>(raw)));
+  for (usize buffer : {usize{1}, usize{5}, usize{64}}) {
+    auto streamed = stream_decompress(Compression::kZstd, frame, buffer, 61);
+    ASSERT_FALSE(streamed) << buffer;
+    EXPECT_EQ(streamed.error().code(), ErrorCode::kCorrupt);
+  }
+  ByteBuffer none;
+  EXPECT_FALSE(decompress(Compression::kZstd, frame, none));
+}
+
 TEST(PackCompression, LevelsAndMethodsAreChecked) {
   const ByteBuffer data(10, std::byte{1});
   EXPECT_FALSE(compress(Compression::kZlib, data, 42));

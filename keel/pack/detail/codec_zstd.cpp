@@ -61,6 +61,11 @@ class ZstdDecoder final : public Decoder {
     ZSTD_DCtx_setParameter(ctx_, ZSTD_d_stableOutBuffer, fixed_output ? 1 : 0);
     head_size_ = 0;
     total_out_ = 0;
+    consumed_ = 0;
+    header_size_ = 0;
+    next_block_ = 0;
+    block_head_size_ = 0;
+    past_last_block_ = false;
     return ok();
   }
   Result<bool> step(InCursor& in, OutCursor& out) override {
@@ -74,6 +79,9 @@ class ZstdDecoder final : public Decoder {
       return fail(ErrorCode::kCorrupt, "zstd: {}", ZSTD_getErrorName(rc));
     }
     keep_head(in.next(), ib.pos - in.pos);
+    if (Status walked = walk_blocks(in.next(), ib.pos - in.pos); !walked) {
+      return std::unexpected(walked.error());
+    }
     total_out_ += ob.pos - out.pos;
     in.pos = ib.pos;
     out.pos = ob.pos;
@@ -99,7 +107,50 @@ class ZstdDecoder final : public Decoder {
     return true;
   }
 
+  // zstd's streaming decoder also takes a compressed block of 0 bytes for the end of the frame
+  // (it then needs 0 more bytes and decodes nothing), where its one-shot decoder reports
+  // corruption: the consumed bytes are walked block header by block header to refuse one.
+  Status walk_blocks(const std::byte* p, usize n) {
+    const u64 start = consumed_;
+    const u64 end = consumed_ + n;
+    consumed_ = end;
+    if (header_size_ == 0 && head_size_ >= 5) {
+      static constexpr std::byte kMagic[4] = {std::byte{0x28}, std::byte{0xB5}, std::byte{0x2F},
+                                              std::byte{0xFD}};
+      const size_t size = ZSTD_frameHeaderSize(head_.data(), head_size_);
+      if (std::memcmp(head_.data(), kMagic, 4) != 0 || ZSTD_isError(size)) {
+        past_last_block_ = true;  // not a plain frame: zstd's own checks only
+      } else {
+        header_size_ = size;
+        next_block_ = size;
+      }
+    }
+    if (header_size_ == 0) return ok();
+    for (u64 at = std::max(start, next_block_ + block_head_size_); !past_last_block_ && at < end;) {
+      block_head_[block_head_size_++] = std::to_integer<u32>(p[at - start]);
+      ++at;
+      if (block_head_size_ < 3) continue;
+      block_head_size_ = 0;
+      const u32 head = block_head_[0] | block_head_[1] << 8 | block_head_[2] << 16;
+      const u32 type = (head >> 1) & 3;
+      const u32 size = head >> 3;
+      if (type == 2 && size == 0) {
+        return fail(ErrorCode::kCorrupt, "zstd: a compressed block of 0 bytes at byte {}", at - 3);
+      }
+      next_block_ = at + (type == 1 ? 1 : size);  // an RLE block holds one byte
+      past_last_block_ = (head & 1) != 0;
+      at = std::max(at, next_block_);
+    }
+    return ok();
+  }
+
   ZSTD_DCtx* ctx_ = nullptr;
+  u64 consumed_ = 0;     // frame bytes the decoder has taken
+  u64 header_size_ = 0;  // the frame header's, once known (0 before)
+  u64 next_block_ = 0;   // where the next block header starts
+  std::array<u32, 3> block_head_{};
+  u32 block_head_size_ = 0;
+  bool past_last_block_ = false;
   std::array<std::byte, ZSTD_FRAMEHEADERSIZE_MAX> head_{};
   usize head_size_ = 0;
   u64 total_out_ = 0;
