@@ -517,6 +517,74 @@ void BM_MarkedWalkSave(benchmark::State& state) {
 }
 BENCHMARK(BM_MarkedWalkSave)->Unit(benchmark::kMillisecond);
 
+// --- (e) finding the graph and nothing else ----------------------------------------------
+// The breadth-first discovery of (d) with nothing written: each object is read for its links,
+// each link's target is checked ("seen?") through its mark and marked when new, in the same
+// order from the same root, prefetched as (d) is (4 turns ahead, the fastest distance measured
+// here). The marks are reset outside the timing. Any saver that finds the graph from its root
+// does at least this (it must read every link's target to know whether it is new), so this is a
+// lower bound for every such saver, keel::save included, and its ratio to the floor (a) says
+// how near (a) any of them can come.
+
+struct DiscoveryOnly {
+  std::vector<uintptr_t> order;  // as MarkedWalk's: the low bit set for a Prop
+
+  static constexpr usize kAhead = 4;
+
+  void visit(save::SaveObject* o, uintptr_t kind) {
+    if (o == nullptr || MarkAccess::index(*o) != 0) return;
+    order.push_back(reinterpret_cast<uintptr_t>(o) | kind);
+    MarkAccess::set(*o, static_cast<u32>(order.size()));
+  }
+
+  void find(Node* root) {
+    order.clear();
+    order.reserve(2 * kNodes);
+    visit(root, 0);
+    for (usize i = 0; i < order.size(); ++i) {
+      if (i + 2 * kAhead < order.size()) MarkedWalk::prefetch_object(order[i + 2 * kAhead]);
+      if (i + kAhead < order.size()) MarkedWalk::prefetch_targets(order[i + kAhead]);
+      const uintptr_t entry = order[i];
+      if ((entry & 1) == 0) {
+        auto& n = *static_cast<Node*>(MarkedWalk::object(entry));
+        visit(n.prev, 0);
+        visit(n.buddy, 0);
+        visit(n.prop, 1);
+      } else {
+        visit(static_cast<Prop*>(MarkedWalk::object(entry))->owner, 0);
+      }
+    }
+  }
+
+  void reset_marks() {
+    for (const uintptr_t entry : order) MarkAccess::set(*MarkedWalk::object(entry), 0);
+  }
+};
+
+void BM_DiscoveryOnly(benchmark::State& state) {
+  clear_marks();
+  DiscoveryOnly d;
+  Node* root = graph().nodes.back().get();
+  {
+    // The same objects in the same order as the marked walk (d), which writes what (c) writes.
+    MarkedWalk m;
+    serial::GrowingSaver saver;
+    m.save(saver, root);
+    d.find(root);
+    check(d.order.size() == 2 * kNodes && m.order == d.order,
+          "discovery found other objects or another order than the marked walk");
+    d.reset_marks();
+  }
+  for (auto _ : state) {
+    d.find(root);
+    benchmark::DoNotOptimize(d.order.data());
+    state.PauseTiming();
+    d.reset_marks();
+    state.ResumeTiming();
+  }
+}
+BENCHMARK(BM_DiscoveryOnly)->Unit(benchmark::kMillisecond);
+
 // --- (b) cereal with shared_ptr graphs -------------------------------------------------------
 
 struct CNode;
@@ -648,6 +716,12 @@ KEEL_BENCH_RATIO("load 100k-object graph: keel::save vs cereal shared_ptr", "BM_
 
 KEEL_BENCH_RATIO("save 100k-object graph: keel::save vs marked walk (the least work, (d))",
                  "BM_KeelSaveGraph/0", "BM_MarkedWalkSave");
+KEEL_BENCH_RATIO("save 100k-object graph: finding the graph alone (e) vs serial floor (a)",
+                 "BM_DiscoveryOnly", "BM_SerialSaveFloor");
+KEEL_BENCH_RATIO("save 100k-object graph: marked walk (d) vs serial floor (a)", "BM_MarkedWalkSave",
+                 "BM_SerialSaveFloor");
+KEEL_BENCH_RATIO("save 100k-object graph: keel::save vs finding the graph alone (e)",
+                 "BM_KeelSaveGraph/0", "BM_DiscoveryOnly");
 KEEL_BENCH_RATIO("save 100k-object graph: by hand (serial + pointer table) vs marked walk (d)",
                  "BM_HandWrittenSave", "BM_MarkedWalkSave");
 KEEL_BENCH_RATIO("save 100k-object graph: keel::save vs by hand (serial + pointer table)",
