@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 namespace keel::save {
@@ -634,6 +635,7 @@ struct FusedClass {
   // target's SaveObject to the slot's type, learned from the record's checked conversion on the
   // first such target (kUnknown until then; kWrongClass when it refused).
   std::vector<std::ptrdiff_t> casts;
+  u32 objects = 0;  // in the set (load_fused counts them)
 };
 constexpr std::ptrdiff_t kUnknown = PTRDIFF_MIN;
 constexpr std::ptrdiff_t kWrongClass = PTRDIFF_MIN + 1;
@@ -794,9 +796,9 @@ const char* read_linked(const FusedSet set, FusedClass& c, std::byte* base, cons
 
 // A set whose classes all keep the default pre_load and load hooks (no game code runs between
 // creating the objects and reading them, and none declares a block) loads in the book's order
-// without its hooks: the save ids precede the data, so every object is created first (one
-// sequential pass over the ids: the allocations), then one pass over the stream reads each
-// object with every link resolved at once, its target already existing. The per-object
+// without its hooks: the save ids precede the data, so every object is created first (class by
+// class, see below: the allocations), then one pass over the stream reads each object with
+// every link resolved at once, its target already existing. The per-object
 // bookkeeping is the object list and one byte (its class); objects' own blocks are found from
 // the object list (with no hook, block i of the set's objects follows the caller's blocks).
 // Every check of the book's passes is made as the link is read; on a failure the session drops
@@ -849,11 +851,12 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
         for (const detail::Op& op : plan->ops) {
           min_bytes += op.kind == OpKind::kPassive || op.kind == OpKind::kGone ? op.length : 4;
         }
-        classes.push_back({plan, min_bytes, plan->max_bytes, plan->object_at, {}, {}});
+        classes.push_back({plan, min_bytes, plan->max_bytes, plan->object_at, {}, {}, 0});
       }
       slot = {id, c, classes[c].min_bytes};
     }
     kinds[i] = static_cast<u8>(slot.cls);
+    ++classes[slot.cls].objects;
     least += slot.min_bytes;
   }
   if (least > data_size) {
@@ -873,23 +876,44 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
     }
     c.casts.assign(links * classes.size(), kUnknown);
   }
-  // The objects, in one pass over their classes.
+  // The objects, class by class: one factory called again and again is a call the processor
+  // predicts, and objects of one class lie together (freeing them later costs less). `created`
+  // and the object list hold them in file order (`order`: the set's objects by class).
+  std::vector<u32>& order = s.fused_order;
+  order.resize(count);
+  {
+    u32 at = 0;
+    for (FusedClass& c : classes) {
+      const u32 n = c.objects;
+      c.objects = at;  // where the class's objects start in `order`
+      at += n;
+    }
+    for (u32 i = 0; i < count; ++i) order[classes[kinds[i]].objects++] = i;  // (now its end)
+  }
   const usize first_created = s.created.size();
-  s.created.reserve(first_created + count);
+  s.created.resize(first_created + count);  // (null until made)
+  std::unique_ptr<SaveObject>* const owned = s.created.data() + first_created;
   s.objects.resize(count);
   SaveObject** const objects = s.objects.data();
-  for (u32 i = 0; i < count; ++i) {
-    const detail::TypePlan& plan = *classes[kinds[i]].plan;
-    std::unique_ptr<SaveObject> object = plan.create();
-    SaveObject* const raw = object.get();
-    if (raw == nullptr || &typeid(*raw) != plan.type) {
-      // Not the class the plan was measured on: the book's passes (virtual hooks) take the set.
-      s.created.resize(first_created);
-      s.objects.clear();
-      return false;
+  u32 from = 0;
+  for (const FusedClass& c : classes) {
+    std::unique_ptr<SaveObject> (*const create)() = c.plan->create;
+    const std::type_info* const type = c.plan->type;
+    for (u32 j = from; j < c.objects; ++j) {
+      std::unique_ptr<SaveObject> object = create();
+      SaveObject* const raw = object.get();
+      if (raw == nullptr || &typeid(*raw) != type) {
+        // Not the class the plan was measured on: the book's passes (virtual hooks) take the set.
+        s.created.resize(first_created);
+        s.objects.clear();
+        return false;
+      }
+      const u32 i = order[j];
+      // (Over a null pointer: no old object to delete, so no read of the slot.)
+      std::construct_at(&owned[i], std::move(object));
+      objects[i] = raw;
     }
-    s.created.push_back(std::move(object));
-    objects[i] = raw;
+    from = c.objects;
   }
   s.extra_data.clear();
   s.extra_next = 0;
