@@ -631,6 +631,7 @@ struct FusedClass {
   u32 max_bytes = 0;             // plan->max_bytes
   std::ptrdiff_t object_at = 0;  // plan->object_at
   std::vector<FusedOp> ops;
+  u32 op_count = 0;  // ops.size()
   // Per object link (its kObject ops, in stream order) and target class: the adjustment from the
   // target's SaveObject to the slot's type, learned from the record's checked conversion on the
   // first such target (kUnknown until then; kWrongClass when it refused).
@@ -665,12 +666,13 @@ const char* read_linked(const FusedSet set, FusedClass& c, std::byte* base, cons
   const std::byte* p = in;
   const char* why = nullptr;
   const FusedOp* const ops = c.ops.data();
-  const usize n = c.ops.size();
+  const usize n = c.op_count;
   std::ptrdiff_t* const casts = c.casts.data();
   usize k = 0;
   for (; k < n; ++k) {
     const FusedOp op = ops[k];
     std::byte* const slot = base + op.offset;
+    // (The kinds by how often plans hold them; each common case takes as few branches as it can.)
     if (op.kind == OpKind::kPassive) {
       if (!kRoom && static_cast<usize>(end - p) < op.arg) {
         why = "data ends early";
@@ -680,7 +682,7 @@ const char* read_linked(const FusedSet set, FusedClass& c, std::byte* base, cons
       p += op.arg;
       continue;
     }
-    if (op.kind == OpKind::kGone) {
+    if (op.kind == OpKind::kGone) [[unlikely]] {
       if (!kRoom && static_cast<usize>(end - p) < op.arg) {
         why = "data ends early";
         break;
@@ -695,28 +697,31 @@ const char* read_linked(const FusedSet set, FusedClass& c, std::byte* base, cons
     const u32 index = load32(p);
     std::byte* to = nullptr;
     if (op.kind == OpKind::kObject) {
-      if (index > set.count) {
-        why = "object index out of range";
-        break;
-      }
-      if (index != 0) {
+      if (index - 1 < set.count) [[likely]] {  // (0, null, wraps)
         SaveObject* const target = set.objects[index - 1];
-        std::ptrdiff_t& cast = casts[op.arg + set.kinds[index - 1]];
-        if (cast == kUnknown) [[unlikely]] {
-          const Record* record = c.plan->ops[k].record;
-          if (record->set_object(slot, target)) {
-            std::byte* stored = nullptr;
-            std::memcpy(&stored, slot, sizeof stored);
-            cast = stored - reinterpret_cast<std::byte*>(target);
-          } else {
-            cast = kWrongClass;
+        std::ptrdiff_t& slot_cast = casts[op.arg + set.kinds[index - 1]];
+        std::ptrdiff_t cast = slot_cast;
+        if (cast <= kWrongClass) [[unlikely]] {  // not learned yet, or refused
+          if (cast == kUnknown) {
+            const Record* record = c.plan->ops[k].record;
+            if (record->set_object(slot, target)) {
+              std::byte* stored = nullptr;
+              std::memcpy(&stored, slot, sizeof stored);
+              cast = stored - reinterpret_cast<std::byte*>(target);
+            } else {
+              cast = kWrongClass;
+            }
+            slot_cast = cast;
+          }
+          if (cast == kWrongClass) {
+            why = "points to an object of the wrong class";
+            break;
           }
         }
-        if (cast == kWrongClass) [[unlikely]] {
-          why = "points to an object of the wrong class";
-          break;
-        }
         to = reinterpret_cast<std::byte*>(target) + cast;
+      } else if (index != 0) {
+        why = "object index out of range";
+        break;
       }
       p += 4;
     } else if (index != 0) {
@@ -851,7 +856,7 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
         for (const detail::Op& op : plan->ops) {
           min_bytes += op.kind == OpKind::kPassive || op.kind == OpKind::kGone ? op.length : 4;
         }
-        classes.push_back({plan, min_bytes, plan->max_bytes, plan->object_at, {}, {}, 0});
+        classes.push_back({plan, min_bytes, plan->max_bytes, plan->object_at, {}, 0, {}, 0});
       }
       slot = {id, c, classes[c].min_bytes};
     }
@@ -874,6 +879,7 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
       if (op.kind == OpKind::kObject) arg = static_cast<u32>(links++ * classes.size());
       c.ops.push_back({op.offset, arg, op.kind});
     }
+    c.op_count = static_cast<u32>(c.ops.size());
     c.casts.assign(links * classes.size(), kUnknown);
   }
   // The objects, class by class: one factory called again and again is a call the processor
