@@ -672,23 +672,25 @@ const char* read_linked(const FusedSet set, FusedClass& c, std::byte* base, cons
   for (; k < n; ++k) {
     const FusedOp op = ops[k];
     std::byte* const slot = base + op.offset;
-    // (The kinds by how often plans hold them; each common case takes as few branches as it can.)
-    if (op.kind == OpKind::kPassive) {
-      if (!kRoom && static_cast<usize>(end - p) < op.arg) {
-        why = "data ends early";
-        break;
+    // (Object links first: plans hold most of them; each common case takes few branches.)
+    if (op.kind != OpKind::kObject) {
+      if (op.kind == OpKind::kPassive) {
+        if (!kRoom && static_cast<usize>(end - p) < op.arg) {
+          why = "data ends early";
+          break;
+        }
+        detail::copy_bytes(slot, p, op.arg);
+        p += op.arg;
+        continue;
       }
-      detail::copy_bytes(slot, p, op.arg);
-      p += op.arg;
-      continue;
-    }
-    if (op.kind == OpKind::kGone) [[unlikely]] {
-      if (!kRoom && static_cast<usize>(end - p) < op.arg) {
-        why = "data ends early";
-        break;
+      if (op.kind == OpKind::kGone) [[unlikely]] {
+        if (!kRoom && static_cast<usize>(end - p) < op.arg) {
+          why = "data ends early";
+          break;
+        }
+        p += op.arg;
+        continue;
       }
-      p += op.arg;
-      continue;
     }
     if (!kRoom && end - p < 4) {
       why = "data ends early";
