@@ -907,7 +907,8 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
   for (const FusedClass& c : classes) {
     std::unique_ptr<SaveObject> (*const create)() = c.plan->create;
     const std::type_info* const type = c.plan->type;
-    for (u32 j = from; j < c.objects; ++j) {
+    const u32* const last = order.data() + c.objects;
+    for (const u32* at = order.data() + from; at != last; ++at) {
       std::unique_ptr<SaveObject> object = create();
       SaveObject* const raw = object.get();
       if (raw == nullptr || &typeid(*raw) != type) {
@@ -916,9 +917,9 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
         s.objects.clear();
         return false;
       }
-      const u32 i = order[j];
+      const u32 i = *at;
       // (Over a null pointer: no old object to delete, so no read of the slot.)
-      std::construct_at(&owned[i], std::move(object));
+      std::construct_at(&owned[i], object.release());
       objects[i] = raw;
     }
     from = c.objects;
