@@ -636,7 +636,8 @@ struct FusedClass {
   // target's SaveObject to the slot's type, learned from the record's checked conversion on the
   // first such target (kUnknown until then; kWrongClass when it refused).
   std::vector<std::ptrdiff_t> casts;
-  u32 objects = 0;  // in the set (load_fused counts them)
+  u32 objects = 0;     // in the set (load_fused counts them)
+  u32 first_half = 0;  // of them, in the set's first half
 };
 constexpr std::ptrdiff_t kUnknown = PTRDIFF_MIN;
 constexpr std::ptrdiff_t kWrongClass = PTRDIFF_MIN + 1;
@@ -843,6 +844,9 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
   kinds.resize(count);  // bounded by the file: each object's save id took 4 of its bytes
   u64 least = 0;        // (fewer than 2^26 objects of a u32 each: no overflow)
   for (u32 i = 0; i < count; ++i) {
+    if (i == count / 2) {
+      for (FusedClass& c : classes) c.first_half = c.objects;
+    }
     const u32 id = load32(body + ids_at + 4 * usize{i});
     IdSlot& slot = by_id[id % by_id.size()];
     if (slot.cls == UINT32_MAX || slot.id != id) {
@@ -858,7 +862,7 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
         for (const detail::Op& op : plan->ops) {
           min_bytes += op.kind == OpKind::kPassive || op.kind == OpKind::kGone ? op.length : 4;
         }
-        classes.push_back({plan, min_bytes, plan->max_bytes, plan->object_at, {}, 0, {}, 0});
+        classes.push_back({plan, min_bytes, plan->max_bytes, plan->object_at, {}, 0, {}, 0, 0});
       }
       slot = {id, c, classes[c].min_bytes};
     }
@@ -890,13 +894,24 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
   std::vector<u32>& order = s.fused_order;
   order.resize(count);
   {
+    // Each class's objects in file order from where the class starts; the set's two halves are
+    // placed at once (an object's place waits for the last of its class in its half).
+    std::array<u32, 256> next_lo{};
+    std::array<u32, 256> next_hi{};
     u32 at = 0;
-    for (FusedClass& c : classes) {
-      const u32 n = c.objects;
-      c.objects = at;  // where the class's objects start in `order`
-      at += n;
+    for (usize c = 0; c < classes.size(); ++c) {
+      next_lo[c] = at;
+      next_hi[c] = at + classes[c].first_half;
+      at += classes[c].objects;
+      classes[c].objects = at;  // (now where the class's objects end in `order`)
     }
-    for (u32 i = 0; i < count; ++i) order[classes[kinds[i]].objects++] = i;  // (now its end)
+    const u32 half = count / 2;
+    u32* const out = order.data();
+    for (u32 i = 0; i < half; ++i) {
+      out[next_lo[kinds[i]]++] = i;
+      out[next_hi[kinds[half + i]]++] = half + i;
+    }
+    if (count % 2 != 0) out[next_hi[kinds[count - 1]]++] = count - 1;
   }
   const usize first_created = s.created.size();
   s.created.resize(first_created + count);  // (null until made)
