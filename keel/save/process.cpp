@@ -893,13 +893,29 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
   // and the object list hold them in file order (`order`: the set's objects by class).
   std::vector<u32>& order = s.fused_order;
   order.resize(count);
+  // The classes are made largest first (stable). glibc then lays the smallest objects highest,
+  // and when the caller frees the objects (in file order) and its list, its consolidation of
+  // the freed chunks (smallest size first, last freed first) merges each into the top of the
+  // heap in turn. (Measured with the benchmark's graph: its smaller class made first, 3.2 ms
+  // against 2.95 ms; saved from a root of the smaller class, 3.03-3.05 ms against 2.93-2.94.)
+  std::array<u8, 256> made{};  // class indices in the order they are made
+  for (usize c = 0; c < classes.size(); ++c) {
+    usize k = c;
+    for (; k > 0 && classes[made[k - 1]].plan->size < classes[c].plan->size; --k) {
+      made[k] = made[k - 1];
+    }
+    made[k] = static_cast<u8>(c);
+  }
+  std::array<u32, 256> start{};
   {
     // Each class's objects in file order from where the class starts; the set's two halves are
     // placed at once (an object's place waits for the last of its class in its half).
     std::array<u32, 256> next_lo{};
     std::array<u32, 256> next_hi{};
     u32 at = 0;
-    for (usize c = 0; c < classes.size(); ++c) {
+    for (usize k = 0; k < classes.size(); ++k) {
+      const u8 c = made[k];
+      start[c] = at;
       next_lo[c] = at;
       next_hi[c] = at + classes[c].first_half;
       at += classes[c].objects;
@@ -918,12 +934,12 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
   std::unique_ptr<SaveObject>* const owned = s.created.data() + first_created;
   s.objects.resize(count);
   SaveObject** const objects = s.objects.data();
-  u32 from = 0;
-  for (const FusedClass& c : classes) {
+  for (usize k = 0; k < classes.size(); ++k) {
+    const FusedClass& c = classes[made[k]];
     std::unique_ptr<SaveObject> (*const create)() = c.plan->create;
     const std::type_info* const type = c.plan->type;
     const u32* const last = order.data() + c.objects;
-    for (const u32* at = order.data() + from; at != last; ++at) {
+    for (const u32* at = order.data() + start[made[k]]; at != last; ++at) {
       std::unique_ptr<SaveObject> object = create();
       SaveObject* const raw = object.get();
       if (raw == nullptr || &typeid(*raw) != type) {
@@ -937,7 +953,6 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
       std::construct_at(&owned[i], object.release());
       objects[i] = raw;
     }
-    from = c.objects;
   }
   s.extra_data.clear();
   s.extra_next = 0;
