@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 namespace keel::save {
@@ -630,10 +631,13 @@ struct FusedClass {
   u32 max_bytes = 0;             // plan->max_bytes
   std::ptrdiff_t object_at = 0;  // plan->object_at
   std::vector<FusedOp> ops;
+  u32 op_count = 0;  // ops.size()
   // Per object link (its kObject ops, in stream order) and target class: the adjustment from the
   // target's SaveObject to the slot's type, learned from the record's checked conversion on the
   // first such target (kUnknown until then; kWrongClass when it refused).
   std::vector<std::ptrdiff_t> casts;
+  u32 objects = 0;     // in the set (load_fused counts them)
+  u32 first_half = 0;  // of them, in the set's first half
 };
 constexpr std::ptrdiff_t kUnknown = PTRDIFF_MIN;
 constexpr std::ptrdiff_t kWrongClass = PTRDIFF_MIN + 1;
@@ -663,28 +667,31 @@ const char* read_linked(const FusedSet set, FusedClass& c, std::byte* base, cons
   const std::byte* p = in;
   const char* why = nullptr;
   const FusedOp* const ops = c.ops.data();
-  const usize n = c.ops.size();
+  const usize n = c.op_count;
   std::ptrdiff_t* const casts = c.casts.data();
   usize k = 0;
   for (; k < n; ++k) {
     const FusedOp op = ops[k];
     std::byte* const slot = base + op.offset;
-    if (op.kind == OpKind::kPassive) {
-      if (!kRoom && static_cast<usize>(end - p) < op.arg) {
-        why = "data ends early";
-        break;
+    // (Object links first: plans hold most of them; each common case takes few branches.)
+    if (op.kind != OpKind::kObject) {
+      if (op.kind == OpKind::kPassive) {
+        if (!kRoom && static_cast<usize>(end - p) < op.arg) {
+          why = "data ends early";
+          break;
+        }
+        detail::copy_bytes(slot, p, op.arg);
+        p += op.arg;
+        continue;
       }
-      detail::copy_bytes(slot, p, op.arg);
-      p += op.arg;
-      continue;
-    }
-    if (op.kind == OpKind::kGone) {
-      if (!kRoom && static_cast<usize>(end - p) < op.arg) {
-        why = "data ends early";
-        break;
+      if (op.kind == OpKind::kGone) [[unlikely]] {
+        if (!kRoom && static_cast<usize>(end - p) < op.arg) {
+          why = "data ends early";
+          break;
+        }
+        p += op.arg;
+        continue;
       }
-      p += op.arg;
-      continue;
     }
     if (!kRoom && end - p < 4) {
       why = "data ends early";
@@ -693,28 +700,31 @@ const char* read_linked(const FusedSet set, FusedClass& c, std::byte* base, cons
     const u32 index = load32(p);
     std::byte* to = nullptr;
     if (op.kind == OpKind::kObject) {
-      if (index > set.count) {
-        why = "object index out of range";
-        break;
-      }
-      if (index != 0) {
+      if (index - 1 < set.count) [[likely]] {  // (0, null, wraps)
         SaveObject* const target = set.objects[index - 1];
-        std::ptrdiff_t& cast = casts[op.arg + set.kinds[index - 1]];
-        if (cast == kUnknown) [[unlikely]] {
-          const Record* record = c.plan->ops[k].record;
-          if (record->set_object(slot, target)) {
-            std::byte* stored = nullptr;
-            std::memcpy(&stored, slot, sizeof stored);
-            cast = stored - reinterpret_cast<std::byte*>(target);
-          } else {
-            cast = kWrongClass;
+        std::ptrdiff_t& slot_cast = casts[op.arg + set.kinds[index - 1]];
+        std::ptrdiff_t cast = slot_cast;
+        if (cast <= kWrongClass) [[unlikely]] {  // not learned yet, or refused
+          if (cast == kUnknown) {
+            const Record* record = c.plan->ops[k].record;
+            if (record->set_object(slot, target)) {
+              std::byte* stored = nullptr;
+              std::memcpy(&stored, slot, sizeof stored);
+              cast = stored - reinterpret_cast<std::byte*>(target);
+            } else {
+              cast = kWrongClass;
+            }
+            slot_cast = cast;
+          }
+          if (cast == kWrongClass) {
+            why = "points to an object of the wrong class";
+            break;
           }
         }
-        if (cast == kWrongClass) [[unlikely]] {
-          why = "points to an object of the wrong class";
-          break;
-        }
         to = reinterpret_cast<std::byte*>(target) + cast;
+      } else if (index != 0) {
+        why = "object index out of range";
+        break;
       }
       p += 4;
     } else if (index != 0) {
@@ -794,9 +804,9 @@ const char* read_linked(const FusedSet set, FusedClass& c, std::byte* base, cons
 
 // A set whose classes all keep the default pre_load and load hooks (no game code runs between
 // creating the objects and reading them, and none declares a block) loads in the book's order
-// without its hooks: the save ids precede the data, so every object is created first (one
-// sequential pass over the ids: the allocations), then one pass over the stream reads each
-// object with every link resolved at once, its target already existing. The per-object
+// without its hooks: the save ids precede the data, so every object is created first (class by
+// class, see below: the allocations), then one pass over the stream reads each object with
+// every link resolved at once, its target already existing. The per-object
 // bookkeeping is the object list and one byte (its class); objects' own blocks are found from
 // the object list (with no hook, block i of the set's objects follows the caller's blocks).
 // Every check of the book's passes is made as the link is read; on a failure the session drops
@@ -834,6 +844,9 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
   kinds.resize(count);  // bounded by the file: each object's save id took 4 of its bytes
   u64 least = 0;        // (fewer than 2^26 objects of a u32 each: no overflow)
   for (u32 i = 0; i < count; ++i) {
+    if (i == count / 2) {
+      for (FusedClass& c : classes) c.first_half = c.objects;
+    }
     const u32 id = load32(body + ids_at + 4 * usize{i});
     IdSlot& slot = by_id[id % by_id.size()];
     if (slot.cls == UINT32_MAX || slot.id != id) {
@@ -849,11 +862,12 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
         for (const detail::Op& op : plan->ops) {
           min_bytes += op.kind == OpKind::kPassive || op.kind == OpKind::kGone ? op.length : 4;
         }
-        classes.push_back({plan, min_bytes, plan->max_bytes, plan->object_at, {}, {}});
+        classes.push_back({plan, min_bytes, plan->max_bytes, plan->object_at, {}, 0, {}, 0, 0});
       }
       slot = {id, c, classes[c].min_bytes};
     }
     kinds[i] = static_cast<u8>(slot.cls);
+    ++classes[slot.cls].objects;
     least += slot.min_bytes;
   }
   if (least > data_size) {
@@ -871,25 +885,74 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
       if (op.kind == OpKind::kObject) arg = static_cast<u32>(links++ * classes.size());
       c.ops.push_back({op.offset, arg, op.kind});
     }
+    c.op_count = static_cast<u32>(c.ops.size());
     c.casts.assign(links * classes.size(), kUnknown);
   }
-  // The objects, in one pass over their classes.
+  // The objects, class by class: one factory called again and again is a call the processor
+  // predicts, and objects of one class lie together (freeing them later costs less). `created`
+  // and the object list hold them in file order (`order`: the set's objects by class).
+  std::vector<u32>& order = s.fused_order;
+  order.resize(count);
+  // The classes are made largest first (stable). glibc then lays the smallest objects highest,
+  // and when the caller frees the objects (in file order) and its list, its consolidation of
+  // the freed chunks (smallest size first, last freed first) merges each into the top of the
+  // heap in turn. (Measured with the benchmark's graph: its smaller class made first, 3.2 ms
+  // against 2.95 ms; saved from a root of the smaller class, 3.03-3.05 ms against 2.93-2.94.)
+  std::array<u8, 256> made{};  // class indices in the order they are made
+  for (usize c = 0; c < classes.size(); ++c) {
+    usize k = c;
+    for (; k > 0 && classes[made[k - 1]].plan->size < classes[c].plan->size; --k) {
+      made[k] = made[k - 1];
+    }
+    made[k] = static_cast<u8>(c);
+  }
+  std::array<u32, 256> start{};
+  {
+    // Each class's objects in file order from where the class starts; the set's two halves are
+    // placed at once (an object's place waits for the last of its class in its half).
+    std::array<u32, 256> next_lo{};
+    std::array<u32, 256> next_hi{};
+    u32 at = 0;
+    for (usize k = 0; k < classes.size(); ++k) {
+      const u8 c = made[k];
+      start[c] = at;
+      next_lo[c] = at;
+      next_hi[c] = at + classes[c].first_half;
+      at += classes[c].objects;
+      classes[c].objects = at;  // (now where the class's objects end in `order`)
+    }
+    const u32 half = count / 2;
+    u32* const out = order.data();
+    for (u32 i = 0; i < half; ++i) {
+      out[next_lo[kinds[i]]++] = i;
+      out[next_hi[kinds[half + i]]++] = half + i;
+    }
+    if (count % 2 != 0) out[next_hi[kinds[count - 1]]++] = count - 1;
+  }
   const usize first_created = s.created.size();
-  s.created.reserve(first_created + count);
+  s.created.resize(first_created + count);  // (null until made)
+  std::unique_ptr<SaveObject>* const owned = s.created.data() + first_created;
   s.objects.resize(count);
   SaveObject** const objects = s.objects.data();
-  for (u32 i = 0; i < count; ++i) {
-    const detail::TypePlan& plan = *classes[kinds[i]].plan;
-    std::unique_ptr<SaveObject> object = plan.create();
-    SaveObject* const raw = object.get();
-    if (raw == nullptr || &typeid(*raw) != plan.type) {
-      // Not the class the plan was measured on: the book's passes (virtual hooks) take the set.
-      s.created.resize(first_created);
-      s.objects.clear();
-      return false;
+  for (usize k = 0; k < classes.size(); ++k) {
+    const FusedClass& c = classes[made[k]];
+    std::unique_ptr<SaveObject> (*const create)() = c.plan->create;
+    const std::type_info* const type = c.plan->type;
+    const u32* const last = order.data() + c.objects;
+    for (const u32* at = order.data() + start[made[k]]; at != last; ++at) {
+      std::unique_ptr<SaveObject> object = create();
+      SaveObject* const raw = object.get();
+      if (raw == nullptr || &typeid(*raw) != type) {
+        // Not the class the plan was measured on: the book's passes (virtual hooks) take the set.
+        s.created.resize(first_created);
+        s.objects.clear();
+        return false;
+      }
+      const u32 i = *at;
+      // (Over a null pointer: no old object to delete, so no read of the slot.)
+      std::construct_at(&owned[i], object.release());
+      objects[i] = raw;
     }
-    s.created.push_back(std::move(object));
-    objects[i] = raw;
   }
   s.extra_data.clear();
   s.extra_next = 0;

@@ -5,6 +5,7 @@
 // fail the load, and a failed load must leave nothing: no object alive, no slot holding anything
 // but a checked pointer (the destructors below check every pointer they hold).
 #include "keel/save/format.h"
+#include "keel/save/inspect.h"
 #include "keel/save/save_file.h"
 #include "keel/save/system.h"
 
@@ -365,6 +366,106 @@ TEST(SaveFusedLoad, AFactoryMakingAnotherClassTakesTheBooksPasses) {
   }
   EXPECT_EQ(g_live, live);
   EXPECT_EQ(g_bad_pointers, 0);
+}
+
+// A third class, so that a set mixes three (chained tags, each naming an owner).
+class Tag : public SaveObject {
+  KEEL_SAVABLE(Tag, 72)
+  u32 mark = 0;
+  Owner* of = nullptr;
+  Tag* next = nullptr;
+};
+KEEL_SAVE_TEMPLATE(Tag) = {KEEL_SAVEDEF(Tag), KEEL_SAVEDATA(Tag, mark), KEEL_SAVEPOBJ(Tag, of),
+                           KEEL_SAVEPOBJ(Tag, next), KEEL_SAVEEND()};
+
+const SaveSystem& owners_and_tags() {
+  static const SaveSystem s({type<Owner>(), type<Thing>(), type<Tag>()});
+  return s;
+}
+
+// The objects are made class by class (one factory after another), yet handed over in the
+// file's order, each link pointing at the object of its index: checked object by object against
+// the file itself (inspect()), for a set whose three classes the discovery interleaves.
+TEST(SaveFusedLoad, ObjectsMadeClassByClassAreHandedOverInFileOrder) {
+  constexpr u32 kOwners = 12;
+  // (Sets of an odd and an even count: the object order is built from both halves at once.)
+  std::set<usize> counts;  // odd, even
+  for (const u32 kTags : {7u, 8u}) {
+    SCOPED_TRACE(kTags);
+    std::vector<Owner> owners_(kOwners);
+    std::vector<Thing> things(kOwners);
+    std::vector<Tag> tags(kTags);
+    for (u32 i = 0; i < kOwners; ++i) {
+      owners_[i].value = 100 + i;
+      owners_[i].peer = &owners_[(i * 7 + 3) % kOwners];
+      owners_[i].thing = i % 3 == 0 ? nullptr : &things[i];
+      owners_[i].watched = i % 2 == 0 ? &owners_[(i * 7 + 3) % kOwners].value : &g_fused_level[i];
+      things[i].weight = 200 + i;
+      things[i].back = &owners_[i];
+    }
+    for (u32 j = 0; j < kTags; ++j) {
+      tags[j].mark = 300 + j;
+      tags[j].of = &owners_[(j * 5) % kOwners];
+      tags[j].next = j + 1 < kTags ? &tags[j + 1] : nullptr;
+    }
+    SaveFile out(owners_and_tags());
+    ASSERT_TRUE(out.begin_save({}, {Compression::kNone}));
+    out.declare_block(g_fused_level, sizeof g_fused_level);
+    out.declare_object(&tags[0]);
+    const Status saved = out.end(out.process_objects());
+    ASSERT_TRUE(saved) << saved.error().message();
+    const ByteBuffer file = out.bytes();
+
+    auto seen = inspect(file);
+    ASSERT_TRUE(seen) << seen.error().message();
+    ASSERT_EQ(seen->sets.size(), 1u);
+    const std::vector<ObjectView>& views = seen->sets[0].objects;
+    std::vector<std::unique_ptr<SaveObject>> objects;
+    ASSERT_TRUE(load(file, objects, owners_and_tags()));
+    ASSERT_EQ(objects.size(), views.size());
+    EXPECT_EQ(g_bad_pointers, 0);
+    std::set<u32> classes_seen;
+    u32 class_changes = 0;
+    auto value = [](const FieldValue& f) {
+      u32 v = 0;
+      std::memcpy(&v, f.bytes.data(), 4);
+      return v;
+    };
+    auto at = [&](u32 index) -> SaveObject* {
+      return index == 0 ? nullptr : objects.at(index - 1).get();
+    };
+    for (usize k = 0; k < views.size(); ++k) {
+      const ObjectView& view = views[k];
+      classes_seen.insert(view.save_id);
+      if (k > 0 && views[k - 1].save_id != view.save_id) ++class_changes;
+      ASSERT_EQ(objects[k]->save_id(), view.save_id) << "object " << k + 1;
+      if (view.save_id == 70) {
+        const auto& o = dynamic_cast<const Owner&>(*objects[k]);
+        ASSERT_EQ(view.fields.size(), 4u);
+        EXPECT_EQ(o.value, value(view.fields[0]));
+        EXPECT_EQ(o.peer, at(view.fields[1].index));
+        EXPECT_EQ(o.thing, at(view.fields[2].index));
+        if (view.fields[3].index == 1) {
+          EXPECT_EQ(o.watched, &g_fused_level[view.fields[3].offset / 4]);
+        } else {
+          EXPECT_EQ(o.watched, &dynamic_cast<const Owner&>(*at(view.fields[3].index - 1)).value);
+        }
+      } else if (view.save_id == 71) {
+        const auto& t = dynamic_cast<const Thing&>(*objects[k]);
+        EXPECT_EQ(t.weight, value(view.fields[0]));
+        EXPECT_EQ(t.back, at(view.fields[1].index));
+      } else {
+        const auto& t = dynamic_cast<const Tag&>(*objects[k]);
+        EXPECT_EQ(t.mark, value(view.fields[0]));
+        EXPECT_EQ(t.of, at(view.fields[1].index));
+        EXPECT_EQ(t.next, at(view.fields[2].index));
+      }
+    }
+    EXPECT_EQ(classes_seen.size(), 3u);
+    EXPECT_GE(class_changes, 10u);  // the classes really are interleaved in the file
+    counts.insert(views.size() % 2);
+  }
+  EXPECT_EQ(counts.size(), 2u);
 }
 
 // An uncompressed file in memory is copied by begin_load_bytes and read in place by

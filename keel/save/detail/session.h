@@ -80,8 +80,11 @@ struct SaveFile::Impl {
     const std::type_info* type;
   };
   std::vector<Target> targets;
-  // Loading a set whose classes keep the default hooks (load_fused): each object's class.
+  // Loading a set whose classes keep the default hooks (load_fused): each object's class, and
+  // the set's objects (0-based) class by class, in file order within a class (the order they
+  // are made in).
   std::vector<u8> kinds;
+  std::vector<u32> fused_order;
   // Loading: how a SaveObject* of a dynamic type converts to an object record's slot type,
   // learned from the record's checked conversion (direct-mapped, 64 entries).
   struct Cast {
