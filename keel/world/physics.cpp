@@ -420,9 +420,18 @@ u32 Physics::advance(f64 dt) {
   u32 done = 0;
   while (accumulator_ >= fixed) {
     if (done == config_.max_steps_per_advance) {
-      const f64 whole = std::floor(accumulator_ / fixed);
-      dropped_steps_ += static_cast<u64>(whole);
+      // The steps not run are dropped and counted. An absurd accumulator (a huge dt, or one
+      // restored from a damaged save) holds more steps than a u64: the count saturates (the
+      // conversion of a larger double is undefined), and the remainder, which the subtraction
+      // no longer gets right at that size, is taken exactly.
+      const f64 before = accumulator_;
+      const f64 whole = std::floor(before / fixed);
+      constexpr f64 kMostSteps = 9.0e18;  // below 2^63: converts exactly enough, and defined
+      const u64 dropped = whole < kMostSteps ? static_cast<u64>(whole) : UINT64_MAX;
+      dropped_steps_ =
+          dropped > UINT64_MAX - dropped_steps_ ? UINT64_MAX : dropped_steps_ + dropped;
       accumulator_ -= whole * fixed;
+      if (!(accumulator_ >= 0 && accumulator_ < fixed)) accumulator_ = std::fmod(before, fixed);
       break;
     }
     accumulator_ -= fixed;

@@ -95,6 +95,24 @@ TEST(Physics, FixedStepAccumulatorAndInterpolation) {
   EXPECT_EQ(p.advance(-1), 0u);
 }
 
+TEST(Physics, AnAbsurdBacklogIsDroppedWithoutOverflow) {
+  // A dt far beyond any frame (or an accumulator restored from a damaged save) holds more steps
+  // than a u64 counts: the dropped count saturates and the accumulator keeps a true remainder
+  // (found by voidfarer_sim_save_fuzz: the u64 conversion of 1.6e61 steps was undefined).
+  Physics p = make_physics({.fixed_dt = 0.1f, .max_steps_per_advance = 3});
+  ASSERT_TRUE(p.add_body(entity(1), circle_at({0, 0}, 0, {10, 0})));
+  EXPECT_EQ(p.advance(1e300), 3u);
+  EXPECT_EQ(p.dropped_steps(), UINT64_MAX);
+  EXPECT_GE(p.alpha(), 0.0f);
+  EXPECT_LT(p.alpha(), 1.0f);
+  EXPECT_EQ(p.advance(1e300), 3u);
+  EXPECT_EQ(p.dropped_steps(), UINT64_MAX);  // saturated, not wrapped
+  // Later frames step normally again (the remainder is under one step).
+  EXPECT_GE(p.advance(0.25), 2u);
+  EXPECT_GE(p.alpha(), 0.0f);
+  EXPECT_LT(p.alpha(), 1.0f);
+}
+
 TEST(Physics, InterpolatedAngleTakesTheShorterArc) {
   Physics p = make_physics();
   BodyDef def = circle_at({}, 0);
