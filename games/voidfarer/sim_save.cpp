@@ -13,6 +13,7 @@
 #include "keel/world/components.h"
 #include "keel/world/particles.h"
 #include "keel/world/physics_state.h"
+#include "keel/world/physics_world.h"
 #include "keel/world/steering_system.h"
 
 #include <cmath>
@@ -133,6 +134,13 @@ Status check_tracked(world::World& w, const world::ParticleSystem& particles) {
                std::isfinite(g.bullet_speed) && finite(g.muzzle);
       })) {
     return bad("a damaged Gun component");
+  }
+  // (Body's other fields are checked by the physics system when it makes the body; its flags
+  // must be checked here, before anything reads them.)
+  if (!all_of<world::Body>(w, [](const world::Body& b) {
+        return is_bool(b.def.bullet) && is_bool(b.def.fixed_rotation);
+      })) {
+    return bad("a damaged Body component");
   }
   if (!all_of<world::Lifetime>(w, [](const world::Lifetime& l) {
         return is_bool(l.kill_entity) && std::isfinite(l.remaining);

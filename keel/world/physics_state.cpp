@@ -2,6 +2,7 @@
 
 #include "keel/save/record.h"
 #include "keel/save/save_file.h"
+#include "keel/world/detail/physics_box2d.h"
 
 #include <cstring>
 #include <type_traits>
@@ -45,12 +46,7 @@ Status get_records(save::SaveFile& file, std::vector<T>& records) {
   return st;
 }
 
-// A bool read from a file may hold any byte: check the byte before the bool is ever read.
-bool bool_byte_ok(const bool& b) {
-  u8 byte;
-  std::memcpy(&byte, &b, 1);
-  return byte <= 1;
-}
+using detail::bool_byte_ok;  // (a bool read from a file may hold any byte)
 
 bool bools_ok(const PhysicsBodyRecord& r) {
   return bool_byte_ok(r.def.bullet) && bool_byte_ok(r.def.fixed_rotation) &&

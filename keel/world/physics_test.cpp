@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 
 namespace keel::world {
@@ -194,6 +195,29 @@ TEST(Physics, TurretMotorTurnsTheTurretOnItsShip) {
   EXPECT_TRUE(p.detach_turret(entity(2)));
   EXPECT_EQ(p.turret_count(), 0u);
   EXPECT_FLOAT_EQ(p.turret_angle(entity(2)), 0);
+}
+
+TEST(Physics, FlagBytesOtherThanZeroOrOneAreRefusedUnread) {
+  // A Body component or turret restored byte for byte (a damaged save) may hold any byte in a
+  // bool; reading it is undefined, so the byte is checked first (found by
+  // voidfarer_sim_save_fuzz: a Body's `bullet` of 251 reached Box2D's body definition).
+  Physics p = make_physics();
+  const u8 bad = 251;
+  BodyDef body = circle_at({}, spatial::kAllies);
+  std::memcpy(&body.bullet, &bad, 1);
+  Status st = p.add_body(entity(1), body);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message().find("not 0 or 1"), std::string::npos) << st.error().message();
+  body = circle_at({}, spatial::kAllies);
+  std::memcpy(&body.fixed_rotation, &bad, 1);
+  EXPECT_FALSE(p.add_body(entity(1), body));
+  EXPECT_EQ(p.body_count(), 0u);
+  ASSERT_TRUE(p.add_body(entity(1), circle_at({}, spatial::kAllies)));
+  ASSERT_TRUE(p.add_body(entity(2), circle_at({4, 0}, spatial::kAllies)));
+  TurretDef mount{.ship_anchor = {4, 0}, .max_motor_torque = 1e6f, .motor_speed = 1};
+  std::memcpy(&mount.limit_angle, &bad, 1);
+  EXPECT_FALSE(p.attach_turret(entity(2), entity(1), mount));
+  EXPECT_EQ(p.turret_count(), 0u);
 }
 
 TEST(Physics, RemovingAShipDetachesItsTurret) {

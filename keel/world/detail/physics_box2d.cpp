@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace keel::world::detail {
 
@@ -93,7 +94,15 @@ Status check_transform(const Transform& t, const char* what) {
   return {};
 }
 
+bool bool_byte_ok(const bool& b) {
+  u8 byte = 0;
+  std::memcpy(&byte, &b, 1);
+  return byte <= 1;
+}
+
 Status check_body_def(const BodyDef& def) {
+  if (!bool_byte_ok(def.bullet) || !bool_byte_ok(def.fixed_rotation))
+    return fail(ErrorCode::kInvalidArgument, "a flag (bullet, fixed_rotation) is not 0 or 1");
   if (static_cast<u8>(def.type) > static_cast<u8>(BodyType::kDynamic))
     return fail(ErrorCode::kInvalidArgument, "body type {}", static_cast<u32>(def.type));
   if (def.group >= kMaxPhysicsGroups)
@@ -115,6 +124,8 @@ Status check_body_def(const BodyDef& def) {
 }
 
 Status check_turret_def(const TurretDef& def) {
+  if (!bool_byte_ok(def.limit_angle))
+    return fail(ErrorCode::kInvalidArgument, "the turret's limit_angle flag is not 0 or 1");
   if (!within(def.ship_anchor, kMaxShapeSize) || !within(def.turret_anchor, kMaxShapeSize) ||
       !within(def.motor_speed, kMaxSpeed) || !within(def.max_motor_torque, kMaxForce) ||
       def.max_motor_torque < 0)
