@@ -135,10 +135,9 @@ Status check_tracked(world::World& w, const world::ParticleSystem& particles) {
       })) {
     return bad("a damaged Gun component");
   }
-  // (Body's other fields are checked by the physics system when it makes the body; its flags
-  // must be checked here, before anything reads them.)
+  // (A Body the physics system would refuse: the load is refused instead of losing the body.)
   if (!all_of<world::Body>(w, [](const world::Body& b) {
-        return is_bool(b.def.bullet) && is_bool(b.def.fixed_rotation);
+        return static_cast<bool>(world::check_body_def(b.def));
       })) {
     return bad("a damaged Body component");
   }

@@ -57,6 +57,8 @@ ShapeDef ShapeDef::polygon(std::span<const Vec2> vertices) {
   return s;
 }
 
+Status check_body_def(const BodyDef& def) { return detail::check_body_def(def); }
+
 Result<CollisionFilters> collision_filters(const spatial::GroupTable& table) {
   CollisionFilters filters;
   for (usize a = 0; a < spatial::kMaxGroups; ++a) {

@@ -55,6 +55,11 @@ struct CollisionFilters {
 };
 Result<CollisionFilters> collision_filters(const spatial::GroupTable& table);
 
+// The checks add_body() makes of a body definition (type, group, shape, materials, start
+// transform, flag bytes): for code that restores definitions from a file (a Body component of a
+// saved world) and refuses the file rather than lose the body.
+Status check_body_def(const BodyDef& def);
+
 struct PhysicsConfig {
   Vec2 gravity{};  // units / s^2; space: none
   f32 fixed_dt = 1.0f / 60;
