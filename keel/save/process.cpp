@@ -919,7 +919,6 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
       next_lo[c] = at;
       next_hi[c] = at + classes[c].first_half;
       at += classes[c].objects;
-      classes[c].objects = at;  // (now where the class's objects end in `order`)
     }
     const u32 half = count / 2;
     u32* const out = order.data();
@@ -938,8 +937,9 @@ bool load_fused(SaveFile::Impl& s, u32 count, Status& result) {
     const FusedClass& c = classes[made[k]];
     std::unique_ptr<SaveObject> (*const create)() = c.plan->create;
     const std::type_info* const type = c.plan->type;
-    const u32* const last = order.data() + c.objects;
-    for (const u32* at = order.data() + start[made[k]]; at != last; ++at) {
+    const u32* const first = order.data() + start[made[k]];
+    const u32* const last = first + c.objects;
+    for (const u32* at = first; at != last; ++at) {
       std::unique_ptr<SaveObject> object = create();
       SaveObject* const raw = object.get();
       if (raw == nullptr || &typeid(*raw) != type) {
