@@ -24,7 +24,9 @@ class PipelineBuildLock : public ::testing::Test {
     project_ = files_.load();
     ASSERT_TRUE(project_) << files_.errors;
   }
-  testing::TestProject files_{fs::path("test_tmp") / "build_lock"};
+  // One folder per test: CTest runs this suite's tests in parallel processes.
+  testing::TestProject files_{fs::path("test_tmp") / "build_lock" /
+                              ::testing::UnitTest::GetInstance()->current_test_info()->name()};
   std::optional<Project> project_;
 };
 
