@@ -13,6 +13,7 @@ namespace keel::save {
 
 using Mode = SaveFile::Impl::Mode;
 using Phase = SaveFile::Impl::Phase;
+using detail::MarkAccess;
 using detail::OpKind;
 
 namespace {
@@ -192,16 +193,6 @@ void prefetch_targets(const SaveFile::Impl& s, const SaveObject* object) {
   }
 }
 
-// The same for an object already typed (any class: the slots are read at the plan's offsets).
-void prefetch_links(const Typed& t) {
-  if (t.plan == nullptr) return;
-  for (const detail::Op& op : t.plan->links) {
-    const char* target = nullptr;
-    std::memcpy(&target, t.base + op.offset, sizeof target);
-    if (target != nullptr) __builtin_prefetch(target + 8);
-  }
-}
-
 // An object's own block, declared right before its pre_save/pre_load (declare_block's checks
 // hold: a registered class has an address and a size).
 void push_object_block(SaveFile::Impl& s, const std::byte* base, u32 size) {
@@ -287,6 +278,54 @@ struct AddressSpan {
   uintptr_t pointed_hi = 0;
 };
 
+// The end of a fused loop that wrote every object: one pass over the set resets the objects'
+// marks (when this session marks them; process_objects() then has none to reset) and finds
+// where the objects may lie (each one exactly of its registered class): from the lowest
+// SaveObject address less the most any class has before its SaveObject, to the highest plus the
+// most any class has from there on. That is a little wider than the objects' own span, which
+// only costs finish_fused a needless check in rare cases (measured: taking each object's own
+// extent inside the loop cost far more than this pass).
+AddressSpan end_fused_set(SaveFile::Impl& s) {
+  const usize count = s.objects.size();
+  // (Four of each: independent chains of compares, four times the throughput of one.)
+  std::array<uintptr_t, 4> low{UINTPTR_MAX, UINTPTR_MAX, UINTPTR_MAX, UINTPTR_MAX};
+  std::array<uintptr_t, 4> high{};
+  const bool reset = s.marks;
+  usize j = 0;
+  for (; j + 4 <= count; j += 4) {
+    if (reset && j + 2 * kAhead < count) __builtin_prefetch(s.objects[j + 2 * kAhead], 1);
+    for (usize k = 0; k < 4; ++k) {
+      SaveObject* o = s.objects[j + k];
+      if (reset) MarkAccess::set(*o, 0);
+      const auto p = reinterpret_cast<uintptr_t>(o);
+      low[k] = std::min(low[k], p);
+      high[k] = std::max(high[k], p);
+    }
+  }
+  for (; j < count; ++j) {
+    SaveObject* o = s.objects[j];
+    if (reset) MarkAccess::set(*o, 0);
+    const auto p = reinterpret_cast<uintptr_t>(o);
+    low[0] = std::min(low[0], p);
+    high[0] = std::max(high[0], p);
+  }
+  s.marks_reset = reset;
+  const uintptr_t lo = std::min(std::min(low[0], low[1]), std::min(low[2], low[3]));
+  const uintptr_t hi = std::max(std::max(high[0], high[1]), std::max(high[2], high[3]));
+  uintptr_t before = 0;
+  uintptr_t after = 0;
+  for (const detail::TypePlan& plan : s.active->plans) {
+    before = std::max<uintptr_t>(before, static_cast<uintptr_t>(plan.object_at));
+    after = std::max<uintptr_t>(after, plan.size - static_cast<uintptr_t>(plan.object_at));
+  }
+  AddressSpan span;
+  if (count > 0) {
+    span.lo = lo >= before ? lo - before : 0;
+    span.hi = hi <= UINTPTR_MAX - after ? hi + after : UINTPTR_MAX;
+  }
+  return span;
+}
+
 // The rare case of finish_fused: a block pointer resolved while writing points into the objects'
 // span, where an object's own block (declared later, innermost) may hold it. Every block pointer
 // of the set is resolved again now that every block is known (the objects are as they were
@@ -355,11 +394,11 @@ Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize 
     const auto* block = detail::find_block_for(s, p);
     if (block == nullptr) {
       s.current = f.object;
-      return s.fail(Error(ErrorCode::kInvalidArgument,
-                          fmt::format("object {} ({}): pointer '{}' points into no declared "
-                                      "memory block",
-                                      f.object, type_of(s, *s.objects[f.object - 1]).plan->name,
-                                      f.op->record->name)));
+      return s.fail(Error(
+          ErrorCode::kInvalidArgument,
+          fmt::format("object {} ({}): pointer '{}' points into no declared "
+                      "memory block",
+                      f.object, type_of(s, *s.objects[f.object - 1]).plan->name, f.record->name)));
     }
     const u32 pair[2] = {block->index, static_cast<u32>(p - block->begin)};
     std::memcpy(s.body.data() + f.at, pair, 8);
@@ -370,37 +409,83 @@ Status finish_fused(SaveFile::Impl& s, usize header_at, usize written_at, usize 
   return {};
 }
 
-// The fused loop's writer: one object's stream through its plan (room for plan.max_bytes at
-// `out`), each link target found (added to the set, marked) as it is written, block pointers
-// into the caller's blocks resolved at once, others left as 8 bytes to fill in finish_fused. The
-// same bytes and the same discovery order as discover() then write_object(): a plan's links are its
-// kObject ops, in order.
-void write_fused(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byte* base,
-                 std::byte*& out, AddressSpan& span) {
+// The session behind a fused loop's writer (detail::FusedWriter::session).
+SaveFile::Impl& session_of(detail::FusedWriter& w) {
+  return *static_cast<SaveFile::Impl*>(w.session);
+}
+
+// The writer's set lives in s.objects, sized to its room while the loop runs.
+void fused_grow(detail::FusedWriter& w, usize count) {
+  auto& objects = session_of(w).objects;
+  objects.resize(std::max<usize>(2 * count, 1024));
+  w.objects = objects.data();
+  w.room = objects.size();
+}
+
+// add_object() for a session that cannot trust marks alone (stale marks, or the address hash).
+u32 fused_add_slow(detail::FusedWriter& w, usize count, SaveObject* o) {
+  SaveFile::Impl& s = session_of(w);
+  const auto next = static_cast<u32>(count + 1);
+  if (s.marks) {
+    const u32 mark = MarkAccess::index(*o);
+    if (mark - 1 < count && w.objects[mark - 1] == o) return mark;  // (0 wraps)
+    MarkAccess::set(*o, next);
+  } else {
+    auto [index, added] = s.object_index.insert(detail::object_key(o), next);
+    if (!added) return *index;
+  }
+  if (count == w.room) fused_grow(w, count);
+  w.objects[count] = o;
+  return next;
+}
+
+// A non-null block pointer that did not fall where the last one did. In a caller's block (sorted
+// before the loop) it is final unless an object's own block, declared later, lies inside that
+// block and holds it (finish_fused checks the span); else it waits in s.fixups.
+void fused_pointer(detail::FusedWriter& w, std::byte* at, const void* target,
+                   const Record* record) {
+  SaveFile::Impl& s = session_of(w);
+  const auto p = reinterpret_cast<uintptr_t>(target);
+  if (const Sorted* block = find_in(s.sorted, s.last_hit, p); block != nullptr) {
+    const u32 pair[2] = {block->index, static_cast<u32>(p - block->begin)};
+    std::memcpy(at, pair, 8);
+    w.pointed_lo = std::min(w.pointed_lo, p);
+    w.pointed_hi = std::max(w.pointed_hi, p);
+    // Where the next pointers resolve inline: up to where the next block in the order starts
+    // (a later block starting inside this one is innermost there; one with the same base, never).
+    const usize k = static_cast<usize>(block - s.sorted.data());
+    const uintptr_t next = k + 1 < s.sorted.size() ? s.sorted[k + 1].begin : UINTPTR_MAX;
+    w.block_lo = block->begin;
+    w.block_hi = std::max(block->begin, std::min(block->end, next));
+    w.block_index = block->index;
+  } else {
+    s.fixups.push_back({static_cast<usize>(at - s.body.data()), target, record, w.current});
+  }
+}
+
+// The fused loop's interpreter, for classes without a compiled writer: one object's stream
+// through its plan (room for plan.max_bytes at c.out), each link target found (added to the set,
+// marked) as it is written, block pointers into the caller's blocks resolved at once, others left
+// as 8 bytes to fill in finish_fused. The same bytes and the same discovery order as discover()
+// then write_object(): a plan's links are its kObject ops, in order.
+detail::FusedCursor write_fused(detail::FusedWriter& w, const detail::TypePlan& plan,
+                                const std::byte* base, detail::FusedCursor c) {
   for (const detail::Op& op : plan.ops) {
     const std::byte* slot = base + op.offset;
     switch (op.kind) {
       case OpKind::kPassive:
-        detail::copy_bytes(out, slot, op.length);
-        out += op.length;
+        detail::copy_bytes(c.out, slot, op.length);
+        c.out += op.length;
         break;
       case OpKind::kPointer: {
         // get_pointer() reads the slot as it lies (a T* as a void*): read it without the call.
         const void* target = nullptr;
         std::memcpy(&target, slot, sizeof target);
-        const auto p = reinterpret_cast<uintptr_t>(target);
         if (target == nullptr) {
-          put32(out, 0);
-        } else if (const Sorted* block = find_in(s.sorted, s.last_hit, p); block != nullptr) {
-          // In a caller's block (sorted before the loop): final unless an object's own block,
-          // declared later, lies inside it and holds `p` (finish_fused checks the span).
-          put32(out, block->index);
-          put32(out, static_cast<u32>(p - block->begin));
-          span.pointed_lo = std::min(span.pointed_lo, p);
-          span.pointed_hi = std::max(span.pointed_hi, p);
+          put32(c.out, 0);
         } else {
-          s.fixups.push_back({static_cast<usize>(out - s.body.data()), target, &op, s.current});
-          out += 8;
+          detail::fused_block_pointer(w, c, target, op.record);
+          c.out += 8;
         }
         break;
       }
@@ -409,15 +494,16 @@ void write_fused(SaveFile::Impl& s, const detail::TypePlan& plan, const std::byt
         const void* raw = nullptr;
         std::memcpy(&raw, slot, sizeof raw);
         SaveObject* target = raw == nullptr ? nullptr : op.record->get_object(slot);
-        put32(out, target == nullptr ? 0 : detail::add_object(s, target));
+        put32(c.out, target == nullptr ? 0 : detail::fused_add<MarkAccess>(w, c, target));
         break;
       }
       case OpKind::kGone:
-        std::memset(out, 0, op.length);
-        out += op.length;
+        std::memset(c.out, 0, op.length);
+        c.out += op.length;
         break;
     }
   }
+  return c;
 }
 
 Status save_set(SaveFile& file, SaveFile::Impl& s) {
@@ -434,56 +520,54 @@ Status save_set(SaveFile& file, SaveFile::Impl& s) {
       static_cast<usize>(s.active->last_save.objects.load(std::memory_order_relaxed)));
   const usize written_at = header_at + kSetHeader + 4 * expected;
   if (s.body.size() < written_at) s.body.resize(written_at);
-  s.out = written_at;
   s.fixups.clear();
   constexpr u8 kHookless = detail::kKeepsPreSave | detail::kKeepsSave;
   AddressSpan span;
   build_sorted(s);  // the caller's blocks: no object's own block is recorded in this loop
-  // Each object's type is found kAhead turns early, where its targets are prefetched, and kept
-  // for its turn (an object found too late for that is typed in its turn).
-  // (Fields of a full word each: a byte stored and read back as part of a word stalls the
-  // store forwarding, measured a quarter of this loop.)
-  struct Ahead {
-    const SaveObject* object = nullptr;
-    const detail::TypePlan* plan = nullptr;
-    std::byte* base = nullptr;
-    usize keeps = 0;
-  };
-  std::array<Ahead, 2 * kFusedAhead> ahead{};
+  // Each object is written by its class's compiled writer (detail/compiled.h) or else the
+  // interpreter above; both share the writer and the cursor. The set grows in s.objects, sized
+  // to its room until the loop ends. Objects are prefetched a few turns ahead; their targets'
+  // marks are not (typing an object early to find its links cost more than the misses saved).
+  detail::FusedWriter w;
+  detail::FusedCursor c{s.body.data() + written_at, s.objects.size()};
+  s.objects.resize(std::max<usize>(expected + 64, c.count + 1024));
+  w.objects = s.objects.data();
+  w.room = s.objects.size();
+  w.marks_only = s.marks && !s.check_marks;
+  w.session = &s;
+  w.add = &fused_add_slow;
+  w.grow = &fused_grow;
+  w.pointer = &fused_pointer;
   usize i = 0;
-  for (; i < s.objects.size(); ++i) {
-    if (i + 2 * kFusedAhead < s.objects.size()) prefetch(s.objects[i + 2 * kFusedAhead]);
-    if (i + kFusedAhead < s.objects.size()) {
-      SaveObject* next = s.objects[i + kFusedAhead];
-      const Typed typed = type_of(s, *next);
-      Ahead& a = ahead[(i + kFusedAhead) % ahead.size()];
-      a.object = next;
-      a.plan = typed.plan;
-      a.base = typed.base;
-      a.keeps = typed.keeps;
-      prefetch_links(typed);
-    }
-    SaveObject* o = s.objects[i];
-    const Ahead& a = ahead[i % ahead.size()];
-    const Typed t =
-        a.object == o ? Typed{a.plan, a.base, static_cast<u8>(a.keeps)} : type_of(s, *o);
+  // (The body's ids and end as locals: the writers' stores may alias s.body's own fields.)
+  std::byte* ids = s.body.data() + header_at + 5;
+  std::byte* end = s.body.data() + s.body.size();
+  for (; i < c.count; ++i) {
+    if (i + 2 * kFusedAhead < c.count) prefetch(w.objects[i + 2 * kFusedAhead]);
+    SaveObject* o = w.objects[i];
+    const Typed t = type_of(s, *o);
     if (t.plan == nullptr || (t.keeps & kHookless) != kHookless) break;
-    s.current = static_cast<u32>(i + 1);
-    if (i < expected) std::memcpy(s.body.data() + header_at + 5 + 4 * i, &t.plan->save_id, 4);
-    const auto at_base = reinterpret_cast<uintptr_t>(t.base);
-    span.lo = std::min(span.lo, at_base);
-    span.hi = std::max(span.hi, at_base + t.plan->size);
-    if (s.body.size() < s.out + t.plan->max_bytes) {
+    w.current = static_cast<u32>(i + 1);
+    if (i < expected) std::memcpy(ids + 4 * i, &t.plan->save_id, 4);
+    if (static_cast<usize>(end - c.out) < t.plan->max_bytes) {
       // Room in steps (resize zero-fills what it adds): up to the capacity the last save's size
       // reserved, then doubling.
-      const usize need = s.out + t.plan->max_bytes;
+      const usize used = static_cast<usize>(c.out - s.body.data());
+      const usize need = used + t.plan->max_bytes;
       const usize step = std::max<usize>(need, s.body.size() + 256 * 1024);
       s.body.resize(std::max(need, step <= s.body.capacity() ? step : 2 * s.body.size()));
+      c.out = s.body.data() + used;
+      ids = s.body.data() + header_at + 5;
+      end = s.body.data() + s.body.size();
     }
-    std::byte* at = s.body.data() + s.out;
-    write_fused(s, *t.plan, t.base, at, span);
-    s.out = static_cast<usize>(at - s.body.data());
+    // (t.keeps: the object is exactly the plan's class, which a compiled writer assumes.)
+    c = t.plan->write != nullptr ? t.plan->write(w, t.base, c) : write_fused(w, *t.plan, t.base, c);
   }
+  s.out = static_cast<usize>(c.out - s.body.data());
+  s.objects.resize(c.count);
+  if (i == c.count) span = end_fused_set(s);
+  span.pointed_lo = w.pointed_lo;
+  span.pointed_hi = w.pointed_hi;
   if (i == s.objects.size()) return finish_fused(s, header_at, written_at, expected, span);
   // An object with a hook (or an unknown one): what was written is dropped, the objects found so
   // far get what the book's passes need, and they run from here.
@@ -1127,7 +1211,8 @@ Status SaveFile::process_objects() {
     hint.objects.store(s.objects.size(), std::memory_order_relaxed);
     hint.links.store(s.links.size(), std::memory_order_relaxed);
   }
-  if (s.marks) detail::reset_marks(s);
+  if (s.marks && !s.marks_reset) detail::reset_marks(s);
+  s.marks_reset = false;
   s.blocks.clear();
   s.object_block.clear();
   s.objects.clear();

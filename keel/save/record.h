@@ -30,6 +30,18 @@ enum class RecordType : u8 {
   kGone,           // KEEL_SAVEGONE: a member an older version saved; its bytes are dropped on load
 };
 
+namespace detail {
+struct FusedWriter;
+// Where a compiled writer writes and how many objects the set has: passed and returned in
+// registers (see FusedWriter).
+struct FusedCursor {
+  std::byte* out;
+  usize count;
+};
+// A class's compiled writer (keel/save/detail/compiled.h).
+using FusedWrite = FusedCursor (*)(FusedWriter& w, std::byte* object, FusedCursor at);
+}  // namespace detail
+
 struct Record {
   RecordType type = RecordType::kEndOfTemplate;
   u32 length = 0;        // sizeof(member); kClassName: sizeof(class); kGone: bytes in old saves
@@ -237,4 +249,6 @@ constexpr Record gone_record(const char* name, u32 bytes) {
   static const ::keel::save::Record keel_save_template[]
 
 // Defines a class's template: `KEEL_SAVE_TEMPLATE(ExObj1) = { KEEL_SAVEDEF(ExObj1), ... };`
-#define KEEL_SAVE_TEMPLATE(Class) const ::keel::save::Record Class::keel_save_template[]
+// `constexpr`: a constant, from which type<Class>() generates the class's writer (see
+// detail/compiled.h) where the template, and every template it applies, is defined before it.
+#define KEEL_SAVE_TEMPLATE(Class) constexpr ::keel::save::Record Class::keel_save_template[]

@@ -45,6 +45,22 @@ class SaveObject {
   u32 save_index_ = 0;
 };
 
+namespace detail {
+
+// The save's mark of an object (the save sessions' and the compiled writers' access).
+struct MarkAccess {
+  static u32 index(const SaveObject& o) { return o.save_index_; }
+  // Where SaveObject's own data ends (a derived class's members may start there, in its tail
+  // padding), from the start of the SaveObject.
+  static u32 end_of_base(const SaveObject& o) {
+    return static_cast<u32>(reinterpret_cast<const std::byte*>(&o.save_index_ + 1) -
+                            reinterpret_cast<const std::byte*>(&o));
+  }
+  static void set(SaveObject& o, u32 index) { o.save_index_ = index; }
+};
+
+}  // namespace detail
+
 }  // namespace keel::save
 
 // Inside a class derived from SaveObject: declares its template and save id (leaves `public:`).

@@ -127,6 +127,7 @@ struct BuildContext {
   SaveSystem::Impl* impl;
   const TypeInfo* info;
   bool check;
+  bool compiled;
 };
 
 void build_from_instance(void* context, const Instance& instance) {
@@ -157,6 +158,11 @@ void build_from_instance(void* context, const Instance& instance) {
     plan.object_at = reinterpret_cast<const std::byte*>(instance.object) -
                      static_cast<const std::byte*>(instance.address);
     if (info.type != nullptr && *info.type == *plan.type) plan.keeps = info.default_hooks;
+    // The class's compiled writer, used for objects of exactly T: so only when the factory makes
+    // a T (the writer assumes a complete object of that class).
+    if (ctx.compiled && info.write != nullptr && info.type != nullptr && *info.type == *plan.type) {
+      plan.write = info.write;
+    }
   }
   ctx.impl->by_id.insert(plan.save_id * 0x9E3779B1u, static_cast<u32>(ctx.impl->plans.size()));
   ctx.impl->plans.push_back(std::move(plan));
@@ -193,7 +199,7 @@ SaveSystem::SaveSystem(std::vector<TypeInfo> types, SystemOptions options)
       impl_->problems.push_back(fmt::format("save id {} is registered twice", info.save_id));
       continue;
     }
-    BuildContext ctx{impl_.get(), &info, options.check_templates};
+    BuildContext ctx{impl_.get(), &info, options.check_templates, options.compiled_writers};
     if (info.save_id != 0) {
       if (info.create == nullptr) {
         impl_->problems.push_back(fmt::format("save id {} has no factory", info.save_id));
@@ -227,6 +233,11 @@ u64 SaveSystem::version() const { return impl_->version; }
 const std::vector<std::string>& SaveSystem::problems() const { return impl_->problems; }
 u32 SaveSystem::templates_checked() const { return impl_->checked; }
 usize SaveSystem::type_count() const { return impl_->plans.size(); }
+usize SaveSystem::compiled_type_count() const {
+  usize n = 0;
+  for (const TypePlan& plan : impl_->plans) n += plan.write != nullptr ? 1 : 0;
+  return n;
+}
 
 void SaveSystem::add_migration(const SaveSystem& previous, Upgrade upgrade) {
   impl_->migrations.push_back(Impl::Migration{&previous, std::move(upgrade)});

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "keel/core/types.h"
+#include "keel/save/detail/compiled.h"
 #include "keel/save/save_object.h"
 
 #include <functional>
@@ -40,6 +41,9 @@ struct TypeInfo {
   // factory's objects only when those are exactly a T).
   const std::type_info* type = nullptr;
   u8 default_hooks = 0;
+  // Savable objects: T's compiled writer (detail/compiled.h), or null where type<T>() could not
+  // see T's template and every template it applies as constants (the plan is interpreted).
+  detail::FusedWrite write = nullptr;
 };
 
 namespace detail {
@@ -83,9 +87,15 @@ void with_struct(InstanceFn fn, void* context) {
 template <class T>
 TypeInfo type(std::unique_ptr<SaveObject> (*create)() = &detail::create_default<T>) {
   static_assert(std::is_base_of_v<SaveObject, T>, "type<T>: T must derive from SaveObject");
-  return TypeInfo{
-      T::keel_save_template,     T::kSaveId, sizeof(T), alignof(T), create, nullptr, &typeid(T),
-      detail::default_hooks<T>()};
+  return TypeInfo{T::keel_save_template,
+                  T::kSaveId,
+                  sizeof(T),
+                  alignof(T),
+                  create,
+                  nullptr,
+                  &typeid(T),
+                  detail::default_hooks<T>(),
+                  detail::compiled_writer<T>()};
 }
 
 // A plain struct or base class with a template, checked for holes like a class.
@@ -98,6 +108,9 @@ TypeInfo structure() {
 struct SystemOptions {
   bool check_templates = true;  // run the hole detector (off for a migration's old templates)
   bool log_problems = true;     // also write each problem to the default logger (warn)
+  // Write hook-less objects of a class with a compiled writer (TypeInfo::write) through it
+  // instead of interpreting the plan. Same bytes; off only to compare the two.
+  bool compiled_writers = true;
 };
 
 class SaveSystem {
@@ -115,6 +128,10 @@ class SaveSystem {
   // How many templates the hole detector examined (once each, at construction).
   u32 templates_checked() const;
   usize type_count() const;
+  // How many registered classes save through a compiled writer (SystemOptions::compiled_writers;
+  // a class has one when type<T>() is called where T's template and every template it applies
+  // (bases, structs) are defined, in that translation unit, before the call).
+  usize compiled_type_count() const;
 
   // Migration hook: saves made with `previous` (this game's templates of an older version; use
   // KEEL_SAVEGONE for members that no longer exist) still load, into this version's objects,

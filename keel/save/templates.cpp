@@ -96,7 +96,7 @@ Status detail::write_object(SaveFile::Impl& s, const detail::TypePlan& plan, con
           break;
         }
         if (defer != nullptr) {
-          defer->push_back({static_cast<usize>(out - s.body.data()), target, &op, s.current});
+          defer->push_back({static_cast<usize>(out - s.body.data()), target, op.record, s.current});
           out += 8;
           break;
         }

@@ -48,6 +48,9 @@ struct TypePlan {
   std::ptrdiff_t object_at = 0;
   u8 keeps = 0;
   std::vector<Op> links;  // the kObject ops of `ops`, for discovery
+  // The class's compiled writer (detail/compiled.h), for objects of exactly
+  // `type`; null: the plan is interpreted.
+  FusedWrite write = nullptr;
 };
 
 // The buffers of a finished save session, kept by the SaveSystem for the next one (session.h).
