@@ -56,6 +56,9 @@ struct Record {
   // kPointer: read/write the slot as an untyped address.
   const void* (*get_pointer)(const void* slot) = nullptr;
   void (*set_pointer)(void* slot, void* target) = nullptr;
+  // Members of a polymorphic class other than SaveObject: where that class's vptr lies in the
+  // object (the hole detector counts it as covered).
+  const void* (*vptr)(const void* object) = nullptr;
 
   // offsetof(Class, member) measured in a live object of the class.
   u32 offset_in(const void* object) const {
@@ -80,9 +83,28 @@ using MemberClass = typename MemberOf<decltype(M)>::Class;
 template <auto M>
 using MemberType = typename MemberOf<decltype(M)>::Type;
 
-template <auto M>
+// `object` is a C (the template's class): a member C inherited from a base that is not its first
+// is reached through C, not by taking `object` as that base (`&C::member` is a pointer to a
+// member of the base that declares it).
+template <class C, auto M>
 void* locate_member(void* object) {
-  return std::addressof(static_cast<MemberClass<M>*>(object)->*M);
+  return std::addressof(static_cast<C*>(object)->*M);
+}
+
+// Where the vptr of the class declaring member M lies in a C, if that class is polymorphic
+// (and not SaveObject, whose vptr the hole detector covers already); else null.
+template <class C, auto M>
+const void* declaring_vptr(const void* object) {
+  return static_cast<const MemberClass<M>*>(static_cast<const C*>(object));
+}
+template <class C, auto M>
+constexpr const void* (*vptr_of())(const void*) {
+  if constexpr (std::is_polymorphic_v<MemberClass<M>> &&
+                !std::is_same_v<MemberClass<M>, SaveObject>) {
+    return &declaring_vptr<C, M>;
+  } else {
+    return nullptr;
+  }
 }
 
 template <class C, class B>
@@ -142,7 +164,7 @@ constexpr Record class_record(const char* name) {
       .type = RecordType::kClassName, .length = sizeof(C), .align = alignof(C), .name = name};
 }
 
-template <auto M>
+template <class C, auto M>
 constexpr Record passive_record(const char* name) {
   using T = detail::MemberType<M>;
   static_assert(std::is_trivially_copyable_v<T>,
@@ -153,11 +175,12 @@ constexpr Record passive_record(const char* name) {
   return Record{.type = RecordType::kPassive,
                 .length = sizeof(T),
                 .align = alignof(T),
-                .locate = &detail::locate_member<M>,
-                .name = name};
+                .locate = &detail::locate_member<C, M>,
+                .name = name,
+                .vptr = detail::vptr_of<C, M>()};
 }
 
-template <auto M>
+template <class C, auto M>
 constexpr Record pointer_record(const char* name) {
   using T = detail::MemberType<M>;
   static_assert(std::is_pointer_v<T> && !std::is_function_v<std::remove_pointer_t<T>>,
@@ -167,13 +190,14 @@ constexpr Record pointer_record(const char* name) {
                 .length = sizeof(T),
                 .align = alignof(T),
                 .target_align = detail::pointee_align<P>(),
-                .locate = &detail::locate_member<M>,
+                .locate = &detail::locate_member<C, M>,
                 .name = name,
                 .get_pointer = &detail::get_pointer<P>,
-                .set_pointer = &detail::set_pointer<P>};
+                .set_pointer = &detail::set_pointer<P>,
+                .vptr = detail::vptr_of<C, M>()};
 }
 
-template <auto M>
+template <class C, auto M>
 constexpr Record object_record(const char* name) {
   using T = detail::MemberType<M>;
   static_assert(std::is_pointer_v<T>, "KEEL_SAVEPOBJ: the member is not a pointer");
@@ -185,32 +209,35 @@ constexpr Record object_record(const char* name) {
   return Record{.type = RecordType::kSaveObject,
                 .length = sizeof(T),
                 .align = alignof(T),
-                .locate = &detail::locate_member<M>,
+                .locate = &detail::locate_member<C, M>,
                 .name = name,
                 .get_object = &detail::get_object<P>,
-                .set_object = &detail::set_object<P>};
+                .set_object = &detail::set_object<P>,
+                .vptr = detail::vptr_of<C, M>()};
 }
 
-template <auto M>
+template <class C, auto M>
 constexpr Record skip_record(const char* name) {
   using T = detail::MemberType<M>;
   return Record{.type = RecordType::kSkip,
                 .length = sizeof(T),
                 .align = alignof(T),
-                .locate = &detail::locate_member<M>,
-                .name = name};
+                .locate = &detail::locate_member<C, M>,
+                .name = name,
+                .vptr = detail::vptr_of<C, M>()};
 }
 
-template <auto M>
+template <class C, auto M>
 constexpr Record struct_record(const char* name) {
   using T = detail::MemberType<M>;
   static_assert(!std::is_array_v<T>, "KEEL_SAVESTRUCT: arrays of structs are not supported");
   return Record{.type = RecordType::kClass,
                 .length = sizeof(T),
                 .align = alignof(T),
-                .locate = &detail::locate_member<M>,
+                .locate = &detail::locate_member<C, M>,
                 .sub = T::keel_save_template,
-                .name = name};
+                .name = name,
+                .vptr = detail::vptr_of<C, M>()};
 }
 
 template <class C, class B>
@@ -233,11 +260,11 @@ constexpr Record gone_record(const char* name, u32 bytes) {
 // The book's macros. Use them inside the template's definition (KEEL_SAVE_TEMPLATE), which is a
 // static member of the class and may therefore name private members.
 #define KEEL_SAVEDEF(Class) ::keel::save::class_record<Class>(#Class)
-#define KEEL_SAVEDATA(Class, member) ::keel::save::passive_record<&Class::member>(#member)
-#define KEEL_SAVEPTR(Class, member) ::keel::save::pointer_record<&Class::member>(#member)
-#define KEEL_SAVEPOBJ(Class, member) ::keel::save::object_record<&Class::member>(#member)
-#define KEEL_DONTSAVE(Class, member) ::keel::save::skip_record<&Class::member>(#member)
-#define KEEL_SAVESTRUCT(Class, member) ::keel::save::struct_record<&Class::member>(#member)
+#define KEEL_SAVEDATA(Class, member) ::keel::save::passive_record<Class, &Class::member>(#member)
+#define KEEL_SAVEPTR(Class, member) ::keel::save::pointer_record<Class, &Class::member>(#member)
+#define KEEL_SAVEPOBJ(Class, member) ::keel::save::object_record<Class, &Class::member>(#member)
+#define KEEL_DONTSAVE(Class, member) ::keel::save::skip_record<Class, &Class::member>(#member)
+#define KEEL_SAVESTRUCT(Class, member) ::keel::save::struct_record<Class, &Class::member>(#member)
 #define KEEL_SAVEBASE(Class, Base) ::keel::save::base_record<Class, Base>(#Base)
 #define KEEL_SAVEGONE(name, bytes) ::keel::save::gone_record(name, bytes)
 #define KEEL_SAVEEND() \

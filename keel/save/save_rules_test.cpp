@@ -493,5 +493,66 @@ TEST(SaveD5, Check33_NoModernAbiFalsePositives) {
   EXPECT_EQ(system.templates_checked(), 4u);
 }
 
+// A savable class with two other bases before its SaveObject: a polymorphic one (its vptr at 0)
+// and a plain one whose members its template names. `&Layered::x` is a pointer to a member of
+// Plain: the record reaches it through Layered, at Plain's place in a Layered (not at 0).
+struct Polymorphic {
+  virtual ~Polymorphic() = default;
+  u64 serial = 0;
+};
+struct Plain {
+  u32 x = 0;
+  u32 y = 0;
+};
+class Layered : public Polymorphic, public Plain, public SaveObject {
+  KEEL_SAVABLE(Layered, 90)
+  u32 own = 0;
+  Layered* next = nullptr;
+};
+KEEL_SAVE_TEMPLATE(Layered) = {KEEL_SAVEDEF(Layered),
+                               KEEL_SAVEDATA(Layered, serial),
+                               KEEL_SAVEDATA(Layered, x),
+                               KEEL_SAVEDATA(Layered, y),
+                               KEEL_SAVEDATA(Layered, own),
+                               KEEL_SAVEPOBJ(Layered, next),
+                               KEEL_SAVEEND()};
+
+TEST(SaveD5, AnotherPolymorphicBasesVptrIsNotAHole) {
+  SaveSystem system({type<Layered>()}, no_log());
+  EXPECT_TRUE(system.problems().empty()) << system.problems().front();
+}
+
+TEST(SaveD5, MembersOfABaseThatIsNotTheFirstAreFoundThroughTheClass) {
+  const SaveSystem system({type<Layered>()}, no_log());
+  Layered a;
+  ASSERT_NE(static_cast<const void*>(static_cast<const Plain*>(&a)),
+            static_cast<const void*>(&a));  // Plain is not at 0
+  Layered b;
+  a.serial = 11;
+  a.x = 7;
+  a.y = 9;
+  a.own = 3;
+  a.next = &b;
+  b.x = 70;
+  b.y = 90;
+  SaveFile out(system);
+  ASSERT_TRUE(out.begin_save({}));
+  out.declare_object(&a);
+  ASSERT_TRUE(out.end(out.process_objects()));
+  SaveFile in(system);
+  ASSERT_TRUE(in.begin_load_bytes(out.bytes()));
+  ASSERT_TRUE(in.end(in.process_objects()));
+  const auto objects = in.take_objects();
+  ASSERT_EQ(objects.size(), 2u);
+  const auto& la = dynamic_cast<const Layered&>(*objects[0]);
+  EXPECT_EQ(la.serial, 11u);
+  EXPECT_EQ(la.x, 7u);
+  EXPECT_EQ(la.y, 9u);
+  EXPECT_EQ(la.own, 3u);
+  ASSERT_EQ(la.next, objects[1].get());
+  EXPECT_EQ(la.next->x, 70u);
+  EXPECT_EQ(la.next->y, 90u);
+}
+
 }  // namespace
 }  // namespace keel::save

@@ -96,6 +96,12 @@ void check_holes(const Record* tmpl, const void* object, u32 size, u32 class_ali
     if (r->type == RecordType::kClassName || r->type == RecordType::kGone) continue;
     const u32 at = r->offset_in(object);
     spans.push_back(Span{at, at + r->length, r->align == 0 ? 1 : r->align, r->name});
+    if (r->vptr != nullptr) {
+      // The vptr of another polymorphic base the member belongs to (Itanium ABI: at its start).
+      const auto vptr_at = static_cast<u32>(static_cast<const std::byte*>(r->vptr(object)) -
+                                            static_cast<const std::byte*>(object));
+      spans.push_back(Span{vptr_at, vptr_at + u32{sizeof(void*)}, alignof(void*), "a vptr"});
+    }
   }
   std::sort(spans.begin(), spans.end(),
             [](const Span& a, const Span& b) { return a.begin < b.begin; });
