@@ -153,8 +153,10 @@ void build_from_instance(void* context, const Instance& instance) {
                   : fmt::format("type{}", info.save_id);
   plan.size = info.size;
   plan.create = info.create;
+  const usize problems_before = problems.size();
   flatten(info.save_template, const_cast<void*>(instance.address),
           static_cast<const std::byte*>(instance.address), plan, problems, 0);
+  const bool flattened_whole = problems.size() == problems_before;
   for (const Op& op : plan.ops) {
     plan.max_bytes += op.kind == OpKind::kPointer ? 8 : op.kind == OpKind::kObject ? 4 : op.length;
     if (op.kind == OpKind::kObject) plan.links.push_back(op);
@@ -165,8 +167,11 @@ void build_from_instance(void* context, const Instance& instance) {
                      static_cast<const std::byte*>(instance.address);
     if (info.type != nullptr && *info.type == *plan.type) plan.keeps = info.default_hooks;
     // The class's compiled writer, used for objects of exactly T: so only when the factory makes
-    // a T (the writer assumes a complete object of that class).
-    if (ctx.compiled && info.write != nullptr && info.type != nullptr && *info.type == *plan.type) {
+    // a T (the writer assumes a complete object of that class), when the plan is made from the
+    // template the writer was made from (not one swapped in since), and when that template was
+    // flattened whole (the writer does not stop where flatten() gives up on nesting).
+    if (ctx.compiled && info.write != nullptr && info.written_from == info.save_template &&
+        flattened_whole && info.type != nullptr && *info.type == *plan.type) {
       plan.write = info.write;
     }
   }

@@ -42,8 +42,11 @@ struct TypeInfo {
   const std::type_info* type = nullptr;
   u8 default_hooks = 0;
   // Savable objects: T's compiled writer (detail/compiled.h), or null where type<T>() could not
-  // see T's template and every template it applies as constants (the plan is interpreted).
+  // see T's template and every template it applies as constants (the plan is interpreted). It
+  // writes what `written_from` says: used only while `save_template` is still that template (a
+  // migration's TypeInfo takes type<T>() and swaps in an older template).
   detail::FusedWrite write = nullptr;
+  const Record* written_from = nullptr;
 };
 
 namespace detail {
@@ -95,7 +98,8 @@ TypeInfo type(std::unique_ptr<SaveObject> (*create)() = &detail::create_default<
                   nullptr,
                   &typeid(T),
                   detail::default_hooks<T>(),
-                  detail::compiled_writer<T>()};
+                  detail::compiled_writer<T>(),
+                  T::keel_save_template};
 }
 
 // A plain struct or base class with a template, checked for holes like a class.

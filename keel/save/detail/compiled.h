@@ -7,8 +7,9 @@
 // template in place, as flatten() does).
 //
 // Whether a template is a constant depends on what the translation unit has seen, so the answer
-// may differ between units: fused_write<C> is only instantiated where it is yes (and is then the
-// same code everywhere), and a unit where it is no registers no writer (the interpreter runs).
+// may differ between units: fused_write<C> is only instantiated where it is yes, and is then the
+// same code everywhere. (type<C>() is one function for the linker: a unit where the answer is no
+// may end up with the writer another unit made, which writes the same bytes.)
 // Everything that needs SaveObject or MarkAccess complete waits for instantiation.
 #pragma once
 

@@ -101,6 +101,9 @@ Result<ByteBuffer> save_plain_scene(const SaveSystem& system, char* level, SaveO
   return file.bytes();
 }
 
+KEEL_SAVE_TEMPLATE(Badge) = {KEEL_SAVEDEF(Badge), KEEL_SAVEDATA(Badge, rank),
+                             KEEL_SAVEDATA(Badge, medals), KEEL_SAVEEND()};
+
 SaveSystem book_system() {
   return SaveSystem({type<ExObj1>(), type<ExObj2>(), type<ExObj3>(), type<ExObj4>()});
 }
@@ -132,6 +135,20 @@ Result<ByteBuffer> save_scene(const SaveSystem& system, BookScene& scene, SaveOp
   st = file.end(st);
   if (!st) return Unexpected(st.error());
   return file.bytes();
+}
+
+Result<std::vector<std::unique_ptr<SaveObject>>> round_trip(const SaveSystem& system,
+                                                            SaveObject& root) {
+  SaveFile out(system);
+  Status st = out.begin_save({});
+  out.declare_object(&root);
+  if (st) st = out.process_objects();
+  if (st = out.end(st); !st) return Unexpected(st.error());
+  SaveFile in(system);
+  st = in.begin_load_bytes(out.bytes());
+  if (st) st = in.process_objects();
+  if (st = in.end(st); !st) return Unexpected(st.error());
+  return in.take_objects();
 }
 
 }  // namespace keel::save::testing

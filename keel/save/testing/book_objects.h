@@ -5,6 +5,7 @@
 #include "keel/save/save_file.h"
 #include "keel/save/system.h"
 
+#include <memory>
 #include <vector>
 
 namespace keel::save::testing {
@@ -53,6 +54,15 @@ class ExObj4 : public ExObj1 {
   Status load(SaveFile& file) override;
 };
 
+// A plain struct whose template is defined in book_objects.cpp and used nowhere there: a class
+// elsewhere that applies it (KEEL_SAVESTRUCT) links only if the definition is emitted, and gets
+// no compiled writer (the template is not a constant where the class is registered).
+struct Badge {
+  KEEL_SAVE_STRUCT();
+  u32 rank = 0;
+  u32 medals = 0;
+};
+
 // All four classes.
 SaveSystem book_system();
 
@@ -68,6 +78,10 @@ struct BookScene {
 
 // Saves the scene (client header data u32 0xABCD, the level block, root `a`) into memory.
 Result<ByteBuffer> save_scene(const SaveSystem& system, BookScene& scene, SaveOptions options = {});
+
+// Saves the graph found from `root` into memory (no blocks) and loads it back: the new objects.
+Result<std::vector<std::unique_ptr<SaveObject>>> round_trip(const SaveSystem& system,
+                                                            SaveObject& root);
 
 // Not the book's: two classes that keep every default hook, so a set of them is loaded in one
 // pass with parked links (the fuzz target's second system). Object pointers both ways, a
