@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <utility>
 
 namespace keel::save {
@@ -422,21 +423,14 @@ void fused_grow(detail::FusedWriter& w, usize count) {
   w.room = objects.size();
 }
 
-// add_object() for a session that cannot trust marks alone (stale marks, or the address hash).
+// add_object() for a session that cannot trust marks alone (stale marks, or the address hash),
+// on the writer's set.
 u32 fused_add_slow(detail::FusedWriter& w, usize count, SaveObject* o) {
-  SaveFile::Impl& s = session_of(w);
-  const auto next = static_cast<u32>(count + 1);
-  if (s.marks) {
-    const u32 mark = MarkAccess::index(*o);
-    if (mark - 1 < count && w.objects[mark - 1] == o) return mark;  // (0 wraps)
-    MarkAccess::set(*o, next);
-  } else {
-    auto [index, added] = s.object_index.insert(detail::object_key(o), next);
-    if (!added) return *index;
-  }
+  const std::span<SaveObject* const> set(w.objects, count);
+  if (const u32 found = detail::find_or_claim(session_of(w), set, o); found != 0) return found;
   if (count == w.room) fused_grow(w, count);
   w.objects[count] = o;
-  return next;
+  return static_cast<u32>(count + 1);
 }
 
 // A non-null block pointer that did not fall where the last one did. In a caller's block (sorted
@@ -522,7 +516,6 @@ Status save_set(SaveFile& file, SaveFile::Impl& s) {
   if (s.body.size() < written_at) s.body.resize(written_at);
   s.fixups.clear();
   constexpr u8 kHookless = detail::kKeepsPreSave | detail::kKeepsSave;
-  AddressSpan span;
   build_sorted(s);  // the caller's blocks: no object's own block is recorded in this loop
   // Each object is written by its class's compiled writer (detail/compiled.h) or else the
   // interpreter above; both share the writer and the cursor. The set grows in s.objects, sized
@@ -565,10 +558,12 @@ Status save_set(SaveFile& file, SaveFile::Impl& s) {
   }
   s.out = static_cast<usize>(c.out - s.body.data());
   s.objects.resize(c.count);
-  if (i == c.count) span = end_fused_set(s);
-  span.pointed_lo = w.pointed_lo;
-  span.pointed_hi = w.pointed_hi;
-  if (i == s.objects.size()) return finish_fused(s, header_at, written_at, expected, span);
+  if (i == c.count) {  // every object written
+    AddressSpan span = end_fused_set(s);
+    span.pointed_lo = w.pointed_lo;
+    span.pointed_hi = w.pointed_hi;
+    return finish_fused(s, header_at, written_at, expected, span);
+  }
   // An object with a hook (or an unknown one): what was written is dropped, the objects found so
   // far get what the book's passes need, and they run from here.
   record_objects(s, 0, i, true, true);

@@ -38,6 +38,8 @@ struct FusedCursor {
   std::byte* out;
   usize count;
 };
+// Where a member's polymorphic declaring class has its vptr, in an object (Record::vptr).
+using VptrFn = const void* (*)(const void* object);
 // A class's compiled writer (keel/save/detail/compiled.h).
 using FusedWrite = FusedCursor (*)(FusedWriter& w, std::byte* object, FusedCursor at);
 }  // namespace detail
@@ -58,7 +60,7 @@ struct Record {
   void (*set_pointer)(void* slot, void* target) = nullptr;
   // Members of a polymorphic class other than SaveObject: where that class's vptr lies in the
   // object (the hole detector counts it as covered).
-  const void* (*vptr)(const void* object) = nullptr;
+  detail::VptrFn vptr = nullptr;
 
   // offsetof(Class, member) measured in a live object of the class.
   u32 offset_in(const void* object) const {
@@ -98,7 +100,7 @@ const void* declaring_vptr(const void* object) {
   return static_cast<const MemberClass<M>*>(static_cast<const C*>(object));
 }
 template <class C, auto M>
-constexpr const void* (*vptr_of())(const void*) {
+constexpr VptrFn vptr_of() {
   if constexpr (std::is_polymorphic_v<MemberClass<M>> &&
                 !std::is_same_v<MemberClass<M>, SaveObject>) {
     return &declaring_vptr<C, M>;

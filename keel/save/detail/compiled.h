@@ -106,11 +106,6 @@ constexpr usize record_count(const Record* t) {
   return n;
 }
 
-template <class C, usize... Path>
-struct MarkFor {
-  using type = MarkAccess;
-};
-
 // (Internal: their answers may differ between translation units, see above.)
 namespace {
 
@@ -164,8 +159,7 @@ template <class C, usize I, usize... Path>
     write_records<C, Path..., I>(w, c, static_cast<std::byte*>(r.locate(object)));
   } else if constexpr (r.type == RecordType::kSaveObject) {
     SaveObject* const target = r.get_object(r.locate(object));
-    const u32 index =
-        target == nullptr ? 0 : fused_add<typename MarkFor<C, Path...>::type>(w, c, target);
+    const u32 index = target == nullptr ? 0 : fused_add<MarkAccess>(w, c, target);
     std::memcpy(c.out, &index, 4);
     c.out += 4;
   } else if constexpr (r.type == RecordType::kPointer) {

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
@@ -239,31 +240,39 @@ void give_buffers(SaveFile::Impl& s);
 
 const SaveFile::Impl::Sorted* find_block_for(SaveFile::Impl& s, uintptr_t p);
 
-// The index `o` is marked with in the set being saved; else 0. A mark is 0 or this set's
-// (check_marks: it counts only if the set's object list holds `o` there).
-inline u32 marked_index(const SaveFile::Impl& s, const SaveObject* o) {
+// The index `o` is marked with in `set` (the set being saved, as found so far); else 0. A mark
+// is 0 or this set's (check_marks: it counts only if `set` holds `o` there).
+inline u32 marked_index(const SaveFile::Impl& s, std::span<SaveObject* const> set,
+                        const SaveObject* o) {
   const u32 mark = MarkAccess::index(*o);
-  if (mark - 1 >= s.objects.size()) return 0;  // (0 wraps)
-  return !s.check_marks || s.objects[mark - 1] == o ? mark : 0;
+  if (mark - 1 >= set.size()) return 0;  // (0 wraps)
+  return !s.check_marks || set[mark - 1] == o ? mark : 0;
+}
+
+// The 1-based index of `o` in `set` if it is there; else 0, and `o` is given the index
+// set.size() + 1 (marked, or entered in the address hash): the caller appends it to the set.
+// (add_object's and the fused save loop's slow path's lookup.)
+inline u32 find_or_claim(SaveFile::Impl& s, std::span<SaveObject* const> set, SaveObject* o) {
+  const auto next = static_cast<u32>(set.size() + 1);
+  if (s.marks) {
+    if (const u32 found = marked_index(s, set, o); found != 0) return found;
+    MarkAccess::set(*o, next);
+    return 0;
+  }
+  auto [index, added] = s.object_index.insert(object_key(o), next);
+  return added ? 0 : *index;
 }
 
 // The 1-based index of `o` in the set being saved, adding it at the end if it is new.
 inline u32 add_object(SaveFile::Impl& s, SaveObject* o) {
-  const auto next = static_cast<u32>(s.objects.size() + 1);
-  if (s.marks) {
-    if (const u32 found = marked_index(s, o); found != 0) return found;
-    MarkAccess::set(*o, next);
-    s.objects.push_back(o);
-    return next;
-  }
-  auto [index, added] = s.object_index.insert(object_key(o), next);
-  if (added) s.objects.push_back(o);
-  return *index;
+  if (const u32 found = find_or_claim(s, s.objects, o); found != 0) return found;
+  s.objects.push_back(o);
+  return static_cast<u32>(s.objects.size());
 }
 
 // The 1-based index of `o` in the set being saved; 0 if it was not declared or found.
 inline u32 index_of(const SaveFile::Impl& s, const SaveObject* o) {
-  if (s.marks) return marked_index(s, o);
+  if (s.marks) return marked_index(s, s.objects, o);
   const u32* found = s.object_index.find(object_key(o));
   return found == nullptr ? 0 : *found;
 }
