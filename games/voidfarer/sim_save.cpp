@@ -9,6 +9,7 @@
 // was read and checked; the particles (shared with the pack) are staged and put back last.
 #include "game.h"
 
+#include "keel/core/bytes.h"
 #include "keel/save/system.h"
 #include "keel/world/components.h"
 #include "keel/world/particles.h"
@@ -17,7 +18,6 @@
 #include "keel/world/steering_system.h"
 
 #include <cmath>
-#include <cstring>
 
 namespace keel::voidfarer {
 namespace {
@@ -84,13 +84,6 @@ Status get_store(save::SaveFile& f, world::World& w, Check&& check) {
   return st;
 }
 
-// A bool restored byte for byte holds 0 or 1 (any other byte is undefined behaviour to read).
-bool is_bool(const bool& b) {
-  u8 byte = 0;
-  std::memcpy(&byte, &b, 1);
-  return byte <= 1;
-}
-
 // Every `C` in the world passes `check`.
 template <typename C, typename Check>
 bool all_of(world::World& w, Check&& check) {
@@ -117,20 +110,20 @@ Status check_tracked(world::World& w, const world::ParticleSystem& particles) {
     return bad("a damaged Shield component");
   }
   if (!all_of<world::Vehicle>(w, [](const world::Vehicle& v) {
-        return is_bool(v.face_target) && is_bool(v.drive_transform) && is_bool(v.has_target) &&
-               is_bool(v.has_threat) && is_bool(v.started);
+        return bool_byte_ok(v.face_target) && bool_byte_ok(v.drive_transform) &&
+               bool_byte_ok(v.has_target) && bool_byte_ok(v.has_threat) && bool_byte_ok(v.started);
       })) {
     return bad("a damaged Vehicle component");
   }
   if (!all_of<world::Emitter>(w, [&particles](const world::Emitter& e) {
-        return is_bool(e.on) && is_bool(e.burst_on_shoot) && is_bool(e.started) && e.owed >= 0 &&
-               e.owed < 1 && std::isfinite(e.angle) && std::isfinite(e.elapsed) &&
+        return bool_byte_ok(e.on) && bool_byte_ok(e.burst_on_shoot) && bool_byte_ok(e.started) &&
+               e.owed >= 0 && e.owed < 1 && std::isfinite(e.angle) && std::isfinite(e.elapsed) &&
                finite(e.offset) && static_cast<bool>(particles.resolve(e.effect));
       })) {
     return bad("a damaged Emitter component");
   }
   if (!all_of<world::Gun>(w, [](const world::Gun& g) {
-        return is_bool(g.trigger) && std::isfinite(g.cooldown) && std::isfinite(g.timer) &&
+        return bool_byte_ok(g.trigger) && std::isfinite(g.cooldown) && std::isfinite(g.timer) &&
                std::isfinite(g.bullet_speed) && finite(g.muzzle);
       })) {
     return bad("a damaged Gun component");
@@ -142,7 +135,7 @@ Status check_tracked(world::World& w, const world::ParticleSystem& particles) {
     return bad("a damaged Body component");
   }
   if (!all_of<world::Lifetime>(w, [](const world::Lifetime& l) {
-        return is_bool(l.kill_entity) && std::isfinite(l.remaining);
+        return bool_byte_ok(l.kill_entity) && std::isfinite(l.remaining);
       })) {
     return bad("a damaged Lifetime component");
   }

@@ -9,6 +9,7 @@
 #include "keel/core/types.h"
 
 #include <cstddef>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -50,5 +51,13 @@ inline std::span<u8> as_u8(MutableByteSpan bytes) {
 inline ByteBuffer to_buffer(ByteSpan bytes) { return {bytes.begin(), bytes.end()}; }
 inline ByteBuffer to_buffer(std::string_view text) { return to_buffer(as_bytes(text)); }
 inline std::string to_string(ByteSpan bytes) { return std::string(as_chars(bytes)); }
+
+// A bool restored byte for byte (a save file, a component store) may hold any byte, and reading
+// such a bool is undefined: check its byte, 0 or 1, before the bool is read.
+inline bool bool_byte_ok(const bool& b) {
+  u8 byte = 0;
+  std::memcpy(&byte, &b, 1);
+  return byte <= 1;
+}
 
 }  // namespace keel

@@ -1,10 +1,9 @@
 #include "keel/world/physics_state.h"
 
+#include "keel/core/bytes.h"
 #include "keel/save/record.h"
 #include "keel/save/save_file.h"
-#include "keel/world/detail/physics_box2d.h"
 
-#include <cstring>
 #include <type_traits>
 
 namespace keel::world {
@@ -45,8 +44,6 @@ Status get_records(save::SaveFile& file, std::vector<T>& records) {
   }
   return st;
 }
-
-using detail::bool_byte_ok;  // (a bool read from a file may hold any byte)
 
 bool bools_ok(const PhysicsBodyRecord& r) {
   return bool_byte_ok(r.def.bullet) && bool_byte_ok(r.def.fixed_rotation) &&

@@ -1,12 +1,13 @@
 #include "keel/world/detail/physics_box2d.h"
 
+#include "keel/core/bytes.h"
+
 #include <box2d/b2_body.h>
 #include <box2d/b2_contact.h>
 #include <box2d/b2_fixture.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 namespace keel::world::detail {
 
@@ -92,12 +93,6 @@ Status check_transform(const Transform& t, const char* what) {
       !within(t.velocity, kMaxSpeed) || !within(t.angular_velocity, kMaxSpeed))
     return fail(ErrorCode::kInvalidArgument, "{} is not finite or out of bounds", what);
   return {};
-}
-
-bool bool_byte_ok(const bool& b) {
-  u8 byte = 0;
-  std::memcpy(&byte, &b, 1);
-  return byte <= 1;
 }
 
 Status check_body_def(const BodyDef& def) {

@@ -39,10 +39,6 @@ class ContactQueue final : public b2ContactListener {
   void push(b2Contact* contact, ContactPhase phase);
 };
 
-// A bool restored byte for byte (a save, a component store) may hold any byte, and reading such
-// a bool is undefined: check its byte before the bool is read.
-bool bool_byte_ok(const bool& b);
-
 // Errors for bodies, turrets and commands that Box2D would assert on (or that make no sense).
 Status check_body_def(const BodyDef& def);
 Status check_transform(const Transform& t, const char* what);
